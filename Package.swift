@@ -1,0 +1,60 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("InternalImportsByDefault"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+  name: "ThumbForge",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "thumbforge", targets: ["thumbforge"]),
+    .library(name: "ThumbForge", targets: ["ThumbForge"]),
+    .library(name: "Vips", targets: ["Vips"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CVips",
+      pkgConfig: "vips",
+      providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+    ),
+    .target(name: "Vips", dependencies: ["CVips"], swiftSettings: strictSettings),
+    .target(
+      name: "ThumbForge",
+      dependencies: [
+        "Vips",
+        .product(name: "Yams", package: "Yams"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "thumbforge",
+      dependencies: [
+        "ThumbForge",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .target(name: "ThumbForgeTestSupport", dependencies: ["Vips"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "VipsTests", dependencies: ["Vips", "ThumbForgeTestSupport"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "ThumbForgeTests",
+      dependencies: ["ThumbForge", "Vips", "ThumbForgeTestSupport"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "ThumbForgeCLITests",
+      dependencies: ["ThumbForge", "Vips", "ThumbForgeTestSupport"],
+      swiftSettings: strictSettings),
+  ]
+)

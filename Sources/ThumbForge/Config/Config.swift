@@ -1,0 +1,61 @@
+internal import Foundation
+public import Vips
+
+/// The whole build configuration (`thumbforge.yml`), every key with its default.
+public struct Config: Sendable, Equatable {
+  /// Catalog path, relative to the asset folder.
+  public var output: String = "../Build/Assets.xcassets"
+  /// Manifest path, relative to the asset folder (default: beside the catalog).
+  public var manifest: String?
+  /// Generated Swift accessors file, relative to the asset folder (none by default).
+  public var swift: String?
+  /// Scale of an unsuffixed raster master.
+  public var masterScale: Int = 3
+  /// Ordered rules; the first whose glob matches a master picks its recipes.
+  public var rules: [Rule] = []
+  /// Recipes by name: the built-ins plus presets from the file.
+  public var recipes: [String: Recipe] = Config.builtinRecipes()
+  /// Recipes for files no rule matches.
+  public var defaultRecipes: [String] = ["variants"]
+  /// Parallel jobs (0 picks a value for the machine).
+  public var concurrency: Int = 0
+  /// Largest input accepted, in pixels (sharp's default: 0x3FFF²).
+  public var limitInputPixels: Int = 268_402_689
+  /// How strictly damaged masters are rejected.
+  public var failOn: FailOn = .warning
+  /// Whether catalog groups add their name to asset names.
+  public var providesNamespace: Bool = false
+  /// Imageset name template for `variants`.
+  public var variantsName: String = "{asset}"
+  /// Imageset name template for every other recipe.
+  public var recipeName: String = "{asset}-{recipe}"
+  /// File-name suffix marking a dark-appearance master (`Name~dark@2x.png`).
+  public var darkSuffix: String = "~dark"
+
+  public init() {}
+
+  /// The built-in recipes with their default parameters.
+  public static func builtinRecipes() -> [String: Recipe] {
+    var recipes: [String: Recipe] = [:]
+    for kind in RecipeKind.allCases { recipes[kind.rawValue] = .builtin(kind) }
+    return recipes
+  }
+
+  /// The name of the imageset that holds `recipe`'s outputs for `asset`.
+  public func imageSetName(asset: String, recipe: String) -> String {
+    let template = recipe == "variants" ? variantsName : recipeName
+    return template.replacingOccurrences(of: "{asset}", with: asset)
+      .replacingOccurrences(of: "{recipe}", with: recipe)
+  }
+}
+
+/// Maps a glob over asset-folder-relative paths to recipe names.
+public struct Rule: Sendable, Equatable {
+  public var match: String
+  public var recipes: [String]
+
+  public init(match: String, recipes: [String]) {
+    self.match = match
+    self.recipes = recipes
+  }
+}

@@ -1,0 +1,67 @@
+public import Foundation
+internal import Yams
+
+/// Reads `thumbforge.yml` (or `.json`) into a ``Config``, rejecting unknown keys, wrong
+/// types and impossible values with the file, line and key.
+public enum ConfigLoader {
+  /// The configuration file names looked for at the asset folder's root, in order.
+  public static let fileNames = ["thumbforge.yml", "thumbforge.yaml", "thumbforge.json"]
+
+  /// Finds and parses the configuration of `folder`; defaults when there is none.
+  public static func load(folder: URL, explicit: URL? = nil) throws(ConfigError) -> (Config, URL?) {
+    let candidates = explicit.map { [$0] } ?? fileNames.map { folder.appendingPathComponent($0) }
+    for url in candidates where FileManager.default.fileExists(atPath: url.path) {
+      guard let data = FileManager.default.contents(atPath: url.path),
+        let text = String(data: data, encoding: .utf8)
+      else {
+        throw ConfigError(file: url.path, line: nil, key: "", message: "cannot read the file (not UTF-8 text or no permission)")
+      }
+      let config = try parse(text, file: url.lastPathComponent)
+      try validatePaths(config, folder: folder, file: url.lastPathComponent)
+      return (config, url)
+    }
+    if let explicit {
+      throw ConfigError(file: explicit.path, line: nil, key: "", message: "no such file")
+    }
+    return (Config(), nil)
+  }
+
+  /// Parses configuration text.
+  public static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
+    let root: Node?
+    do {
+      root = try Yams.compose(yaml: text)
+    } catch let error as YamlError {
+      throw ConfigError(file: file, line: line(of: error), key: "", message: "not valid YAML (\(summary(of: error)))")
+    } catch {
+      throw ConfigError(file: file, line: nil, key: "", message: "not valid YAML")
+    }
+    guard let root else { return Config() }
+    return try ConfigReader(file: file).read(ConfigNode(node: root, file: file, path: ""))
+  }
+
+  /// The output must not be inside the asset folder, where it would be read as input.
+  static func validatePaths(_ config: Config, folder: URL, file: String) throws(ConfigError) {
+    let input = folder.standardizedFileURL.path
+    let output = URL(fileURLWithPath: config.output, relativeTo: folder).standardizedFileURL.path
+    if output == input || output.hasPrefix(input + "/") {
+      throw ConfigError(
+        file: file, line: nil, key: "output",
+        message: "'\(config.output)' is inside the asset folder and would be read back as input; choose a folder outside it")
+    }
+  }
+
+  private static func line(of error: YamlError) -> Int? {
+    switch error {
+    case .scanner(_, _, let mark, _), .parser(_, _, let mark, _): mark.line
+    default: nil
+    }
+  }
+
+  private static func summary(of error: YamlError) -> String {
+    switch error {
+    case .scanner(_, let problem, _, _), .parser(_, let problem, _, _): problem
+    default: "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
+    }
+  }
+}

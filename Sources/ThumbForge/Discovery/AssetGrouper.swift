@@ -1,0 +1,68 @@
+/// Groups probed masters into assets by name and folder, and finds conflicts.
+public enum AssetGrouper {
+  /// Builds assets from probed masters. Two masters for one slot, or masters whose point
+  /// sizes disagree, are problems naming both files; such an asset is left out.
+  public static func group(_ masters: [Master], darkSuffix: String = "~dark")
+    -> (assets: [AssetSource], problems: [Problem])
+  {
+    var buckets: [String: (group: [String], name: String, masters: [Master])] = [:]
+    for master in masters {
+      var components = master.path.split(separator: "/").map(String.init)
+      let fileName = components.removeLast()
+      guard let parsed = MasterName(fileName: fileName, darkSuffix: darkSuffix) else { continue }
+      let key = (components + [parsed.asset]).joined(separator: "/")
+      buckets[key, default: (components, parsed.asset, [])].masters.append(master)
+    }
+    var assets: [AssetSource] = []
+    var problems: [Problem] = []
+    for key in buckets.keys.sorted() {
+      let bucket = buckets[key]!
+      let light = bucket.masters.filter { !$0.isDark }.sorted { $0.path < $1.path }
+      let dark = bucket.masters.filter(\.isDark).sorted { $0.path < $1.path }
+      let found = conflicts(light) + conflicts(dark) + sizeConflicts(light + dark)
+      if !found.isEmpty {
+        problems += found
+        continue
+      }
+      if light.isEmpty {
+        problems += dark.map { Problem(path: $0.path, reason: "dark master without a light (any appearance) master; skipped") }
+        continue
+      }
+      assets.append(AssetSource(group: bucket.group, name: bucket.name, masters: light, darkMasters: dark))
+    }
+    // Xcode looks images up by name across the catalog: the same name in two groups clashes
+    // unless namespaced; that is checked by the planner, which knows the configuration.
+    return (assets, problems)
+  }
+
+  /// Two masters for one scale (or two vector masters).
+  private static func conflicts(_ masters: [Master]) -> [Problem] {
+    var bySlot: [String: Master] = [:]
+    var problems: [Problem] = []
+    for master in masters {
+      let slot = master.isVector ? "vector" : "\(master.scale ?? 0)x"
+      if let other = bySlot[slot] {
+        problems.append(
+          Problem(path: master.path, reason: "conflicts with \(other.path): both are the \(slot) master of one asset; remove one"))
+      } else {
+        bySlot[slot] = master
+      }
+    }
+    return problems
+  }
+
+  /// Masters of one asset must describe the same point size (within one point).
+  private static func sizeConflicts(_ masters: [Master]) -> [Problem] {
+    guard let first = masters.first else { return [] }
+    var problems: [Problem] = []
+    for master in masters.dropFirst() {
+      let a = first.pointSize
+      let b = master.pointSize
+      if abs(a.width - b.width) > 1 || abs(a.height - b.height) > 1 {
+        problems.append(
+          Problem(path: master.path, reason: "conflicts with \(first.path): \(b) vs \(a) in points"))
+      }
+    }
+    return problems
+  }
+}

@@ -1,0 +1,58 @@
+public import Foundation
+
+/// A file found by ``FolderScanner``.
+public struct ScannedFile: Hashable, Sendable {
+  /// `/`-separated path relative to the scanned folder.
+  public var relativePath: String
+  public var byteSize: Int
+  /// Modification time in nanoseconds since 1970 (for the probe cache only).
+  public var modified: Int64
+}
+
+/// Walks an asset folder: hidden entries, the catalog and the configuration are skipped;
+/// unreadable folders and symlink loops are reported, not fatal.
+public enum FolderScanner {
+  public static func scan(folder: URL, skipping skipped: Set<String> = [])
+    -> (files: [ScannedFile], problems: [Problem])
+  {
+    var files: [ScannedFile] = []
+    var problems: [Problem] = []
+    var visited = Set<String>()
+    let root = folder.standardizedFileURL.path
+    let skippedPaths = Set(skipped.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+
+    func walk(_ path: String, relative: String) {
+      let real = (path as NSString).resolvingSymlinksInPath
+      guard visited.insert(real).inserted else {
+        problems.append(Problem(path: relative, reason: "symbolic link loop (already visited \(real)); skipped"))
+        return
+      }
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: path)
+      } catch {
+        problems.append(Problem(path: relative.isEmpty ? "." : relative, reason: "cannot read folder (permission denied or unreadable); skipped"))
+        return
+      }
+      for name in names.sorted() where !name.hasPrefix(".") {
+        let child = path + "/" + name
+        let childRelative = relative.isEmpty ? name : relative + "/" + name
+        if skippedPaths.contains(child) { continue }
+        var info = stat()
+        guard stat(child, &info) == 0 else {
+          problems.append(Problem(path: childRelative, reason: "cannot read (broken link or no permission)"))
+          continue
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+          walk(child, relative: childRelative)
+        } else if (info.st_mode & S_IFMT) == S_IFREG {
+          let nanos = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+          files.append(ScannedFile(relativePath: childRelative, byteSize: Int(info.st_size), modified: nanos))
+        }
+      }
+    }
+
+    walk(root, relative: "")
+    return (files, problems)
+  }
+}

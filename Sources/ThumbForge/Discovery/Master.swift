@@ -1,0 +1,62 @@
+/// One master file of an asset, with what a plan needs to know about it.
+public struct Master: Hashable, Sendable, Codable {
+  /// Path relative to the asset folder, `/`-separated.
+  public var path: String
+  /// Display scale of a raster master (its suffix, or `master-scale`); nil for vectors.
+  public var scale: Int?
+  public var isVector: Bool
+  public var isDark: Bool
+  /// Lowercased file extension.
+  public var fileExtension: String
+  /// Raster: pixels after EXIF orientation. Vector: intrinsic size (points at 1x).
+  public var pixelSize: PixelSize
+  /// Whether the master has an alpha channel (vectors always do).
+  public var hasAlpha: Bool
+  /// Whether the master can be copied as-is: 8-bit sRGB, upright, no ICC profile.
+  public var isPlainSRGB: Bool
+  /// SHA-256 of the file's bytes.
+  public var hash: String
+
+  public init(
+    path: String, scale: Int?, isVector: Bool, isDark: Bool, fileExtension: String,
+    pixelSize: PixelSize, hasAlpha: Bool, isPlainSRGB: Bool, hash: String
+  ) {
+    self.path = path
+    self.scale = scale
+    self.isVector = isVector
+    self.isDark = isDark
+    self.fileExtension = fileExtension
+    self.pixelSize = pixelSize
+    self.hasAlpha = hasAlpha
+    self.isPlainSRGB = isPlainSRGB
+    self.hash = hash
+  }
+
+  /// The size in points this master stands for.
+  public var pointSize: PointSize {
+    let divisor = Double(scale ?? 1)
+    return PointSize(
+      width: Double(pixelSize.width) / divisor, height: Double(pixelSize.height) / divisor)
+  }
+}
+
+/// An asset: every master that shares one name in one group.
+public struct AssetSource: Hashable, Sendable {
+  /// Group folders from the asset folder's root.
+  public var group: [String]
+  public var name: String
+  /// Light (any-appearance) masters.
+  public var masters: [Master]
+  /// Dark-appearance masters (`~dark`).
+  public var darkMasters: [Master]
+
+  public init(group: [String], name: String, masters: [Master], darkMasters: [Master] = []) {
+    self.group = group
+    self.name = name
+    self.masters = masters
+    self.darkMasters = darkMasters
+  }
+
+  /// `Group/Sub/Name`.
+  public var qualifiedName: String { (group + [name]).joined(separator: "/") }
+}

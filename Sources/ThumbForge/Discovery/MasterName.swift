@@ -1,0 +1,49 @@
+/// What a master's file name says: asset name, scale suffix, dark appearance, type.
+public struct MasterName: Hashable, Sendable {
+  /// Raster image extensions ThumbForge reads.
+  public static let rasterExtensions: Set<String> = [
+    "png", "jpg", "jpeg", "webp", "heic", "heif", "avif", "tif", "tiff", "gif",
+  ]
+  /// Vector master extensions (rendered, never resampled).
+  public static let vectorExtensions: Set<String> = ["svg", "pdf"]
+
+  public var asset: String
+  /// The `@Nx` suffix, if any.
+  public var scale: Int?
+  public var isDark: Bool
+  public var isVector: Bool
+  /// The lowercased extension.
+  public var fileExtension: String
+
+  /// Parses `United States@3x.png`, `Logo~dark@2x.png`, `Mountain.svg`; nil for files that
+  /// are not image masters by their extension.
+  public init?(fileName: String, darkSuffix: String = "~dark") {
+    guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
+    let ext = fileName[fileName.index(after: dot)...].lowercased()
+    guard Self.rasterExtensions.contains(ext) || Self.vectorExtensions.contains(ext) else {
+      return nil
+    }
+    var stem = String(fileName[..<dot])
+    var scale: Int?
+    if let at = stem.lastIndex(of: "@") {
+      let suffix = stem[stem.index(after: at)...]
+      if suffix.count == 2, suffix.last == "x", let value = Int(String(suffix.first!)),
+        (1...3).contains(value)
+      {
+        scale = value
+        stem = String(stem[..<at])
+      }
+    }
+    var dark = false
+    if stem.hasSuffix(darkSuffix), stem.count > darkSuffix.count {
+      dark = true
+      stem = String(stem.dropLast(darkSuffix.count))
+    }
+    guard !stem.isEmpty else { return nil }
+    asset = stem
+    self.scale = scale
+    isDark = dark
+    isVector = Self.vectorExtensions.contains(ext)
+    fileExtension = ext
+  }
+}

@@ -1,0 +1,64 @@
+public import Foundation
+internal import Vips
+
+/// What probing a file found: its header facts and hash.
+public struct ProbeResult: Hashable, Sendable, Codable {
+  public var byteSize: Int
+  public var modified: Int64
+  public var hash: String
+  public var width: Int
+  public var height: Int
+  public var hasAlpha: Bool
+  public var isPlainSRGB: Bool
+}
+
+/// Reads headers (no pixels) and hashes of masters, reusing earlier results for files whose
+/// size and modification time did not change.
+public enum MasterProbe {
+  /// Probes one file; throws a ``Problem`` with a plain-words reason.
+  public static func probe(
+    file: ScannedFile, folder: URL, limitInputPixels: Int, cached: ProbeResult?
+  ) -> Result<ProbeResult, Problem> {
+    if let cached, cached.byteSize == file.byteSize, cached.modified == file.modified {
+      return check(cached, file: file, limit: limitInputPixels)
+    }
+    let path = folder.appendingPathComponent(file.relativePath).path
+    if file.byteSize == 0 {
+      return .failure(Problem(path: file.relativePath, reason: "empty file (0 bytes)"))
+    }
+    let hash: String
+    do {
+      hash = try ContentHash.ofFile(at: path)
+    } catch {
+      return .failure(Problem(path: file.relativePath, reason: "cannot read the file (permission denied)"))
+    }
+    let image: VipsImage
+    do {
+      image = try VipsImage.load(path: path)
+    } catch {
+      return .failure(Problem(path: file.relativePath, reason: ErrorWording.describe(error, byteSize: file.byteSize)))
+    }
+    let rotated = image.orientation >= 5
+    let result = ProbeResult(
+      byteSize: file.byteSize, modified: file.modified, hash: hash,
+      width: rotated ? image.height : image.width, height: rotated ? image.width : image.height,
+      hasAlpha: image.hasAlpha,
+      isPlainSRGB: image.interpretation == .srgb && image.format == .uchar
+        && image.orientation == 1 && !image.hasICCProfile)
+    return check(result, file: file, limit: limitInputPixels)
+  }
+
+  private static func check(_ result: ProbeResult, file: ScannedFile, limit: Int) -> Result<
+    ProbeResult, Problem
+  > {
+    let pixels = result.width * result.height
+    if pixels > limit {
+      let megapixels = Double(pixels) / 1_000_000
+      return .failure(
+        Problem(
+          path: file.relativePath,
+          reason: "image is \(result.width)x\(result.height) (\(Int(megapixels.rounded())) MP), over the limit of \(limit) pixels (limit-input-pixels)"))
+    }
+    return .success(result)
+  }
+}

@@ -1,0 +1,72 @@
+/// Pure fit/fill arithmetic shared by the recipes (SwiftUI `scaledToFit` / `scaledToFill`).
+public enum Geometry {
+  /// The factor that fits `source` inside `box` keeping aspect ratio.
+  public static func fitScale(_ source: PixelSize, into box: PixelSize) -> Double {
+    min(Double(box.width) / Double(source.width), Double(box.height) / Double(source.height))
+  }
+
+  /// The factor that makes `source` cover `box` keeping aspect ratio.
+  public static func fillScale(_ source: PixelSize, covering box: PixelSize) -> Double {
+    max(Double(box.width) / Double(source.width), Double(box.height) / Double(source.height))
+  }
+
+  /// The size of `source` scaled to fit `box`: never larger than the box, touching it on
+  /// at least one axis.
+  public static func fitSize(_ source: PixelSize, into box: PixelSize) -> PixelSize {
+    let scale = fitScale(source, into: box)
+    let width = Double(source.width) * scale
+    let height = Double(source.height) * scale
+    let widthBound = width >= height * Double(box.width) / Double(box.height)
+    return PixelSize(
+      width: widthBound ? box.width : clamp(width.rounded(), box.width),
+      height: widthBound ? clamp(height.rounded(), box.height) : box.height)
+  }
+
+  /// The size of `source` scaled to cover `box`: at least the box on both axes, equal on
+  /// at least one.
+  public static func fillSize(_ source: PixelSize, covering box: PixelSize) -> PixelSize {
+    let scale = fillScale(source, covering: box)
+    return PixelSize(
+      width: max(box.width, Int((Double(source.width) * scale).rounded())),
+      height: max(box.height, Int((Double(source.height) * scale).rounded())))
+  }
+
+  /// The `box`-sized rectangle to keep from an image of size `scaled`, placed by `gravity`
+  /// (smart gravities fall back to the centre here; libvips decides those from pixels).
+  public static func cropRect(_ scaled: PixelSize, to box: PixelSize, gravity: Gravity)
+    -> PixelRect
+  {
+    let spareX = max(0, scaled.width - box.width)
+    let spareY = max(0, scaled.height - box.height)
+    let x: Int
+    let y: Int
+    switch gravity {
+    case .west, .northwest, .southwest: x = 0
+    case .east, .northeast, .southeast: x = spareX
+    default: x = spareX / 2
+    }
+    switch gravity {
+    case .north, .northwest, .northeast: y = 0
+    case .south, .southwest, .southeast: y = spareY
+    default: y = spareY / 2
+    }
+    return PixelRect(
+      x: x, y: y, width: min(box.width, scaled.width), height: min(box.height, scaled.height))
+  }
+
+  /// The largest JPEG shrink-on-load factor (1, 2, 4, 8) that still leaves at least
+  /// `needed` pixels on both axes.
+  public static func shrinkOnLoadFactor(source: PixelSize, needed: PixelSize) -> Int {
+    var best = 1
+    for factor in [2, 4, 8] {
+      let width = (source.width + factor - 1) / factor
+      let height = (source.height + factor - 1) / factor
+      if width >= needed.width && height >= needed.height { best = factor }
+    }
+    return best
+  }
+
+  private static func clamp(_ value: Double, _ limit: Int) -> Int {
+    min(limit, max(1, Int(value)))
+  }
+}

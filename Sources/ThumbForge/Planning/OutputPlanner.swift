@@ -1,0 +1,130 @@
+public import Vips
+
+/// Decides one output of one recipe at one scale: which master, which mode, which sizes.
+struct OutputPlanner {
+  enum Outcome {
+    case output(PlannedOutput, warning: String?)
+    case skipped(String)
+  }
+
+  let recipe: Recipe
+  let asset: String
+  let folder: String
+
+  func output(masters: [Master], scale: Int, dark: Bool) -> Outcome {
+    let vector = masters.first(where: \.isVector)
+    let largest = masters.filter { !$0.isVector }.max { $0.pixelSize.area < $1.pixelSize.area }
+    let slot = "@\(scale)x\(dark ? " (dark)" : "")"
+    if recipe.kind == .variants {
+      return variant(masters: masters, vector: vector, largest: largest, scale: scale, dark: dark, slot: slot)
+    }
+    guard let master = vector ?? largest else { return .skipped("\(slot): no master") }
+    let box = recipe.size.pixels(scale: scale)
+    let reference = master.isVector ? master.pointSize.pixels(scale: 1) : master.pixelSize
+    var resized: PixelSize
+    var pixelSize: PixelSize
+    var crop: PixelRect?
+    let factor: Double
+    switch recipe.kind {
+    case .fit:
+      factor = Geometry.fitScale(reference, into: box)
+      resized = Geometry.fitSize(reference, into: box)
+      pixelSize = recipe.pad ? box : resized
+    default:
+      factor = Geometry.fillScale(reference, covering: box)
+      resized = Geometry.fillSize(reference, covering: box)
+      pixelSize = box
+      if !recipe.gravity.isSmart { crop = Geometry.cropRect(resized, to: box, gravity: recipe.gravity) }
+      if recipe.kind == .flag && recipe.strokeAlignment == .center && recipe.strokeWidth > 0 {
+        let grow = Int((recipe.strokeWidth * Double(scale)).rounded())
+        pixelSize = PixelSize(width: box.width + grow, height: box.height + grow)
+      }
+    }
+    var warning: String?
+    if !master.isVector && factor > 1.0001 {
+      let text = "\(slot): enlarges \(master.path) (\(master.pixelSize)) by \(String(format2(factor)))x to \(resized)"
+      switch recipe.upscale {
+      case .never: return .skipped(text + "; skipped (upscale: never)")
+      case .warn: warning = text
+      case .allow: break
+      }
+    }
+    _ = resized
+    return .output(
+      make(master: master, scale: scale, dark: dark, pixelSize: pixelSize, resizeTo: resized, crop: crop,
+        mode: .render, hasAlpha: recipe.alwaysHasAlpha || master.hasAlpha,
+        upscale: (!master.isVector && factor > 1.0001) ? factor : nil),
+      warning: warning)
+  }
+
+  private func variant(
+    masters: [Master], vector: Master?, largest: Master?, scale: Int, dark: Bool, slot: String
+  ) -> Outcome {
+    if let exact = masters.first(where: { !$0.isVector && $0.scale == scale }) {
+      let format = outputFormat(master: exact, hasAlpha: exact.hasAlpha)
+      let sameFormat = format == ImageFormat(fileExtension: exact.fileExtension)
+      let mode: OutputMode =
+        sameFormat && exact.isPlainSRGB && !recipe.keepMetadata ? .copy : .reencode
+      return .output(
+        make(master: exact, scale: scale, dark: dark, pixelSize: exact.pixelSize, resizeTo: exact.pixelSize,
+          crop: nil, mode: mode, hasAlpha: exact.hasAlpha, upscale: nil), warning: nil)
+    }
+    if let vector {
+      let size = vector.pointSize.pixels(scale: scale)
+      return .output(
+        make(master: vector, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
+          mode: .render, hasAlpha: true, upscale: nil), warning: nil)
+    }
+    guard let largest else { return .skipped("\(slot): no master") }
+    let point = largest.pointSize
+    let size = point.pixels(scale: scale)
+    if size.width > largest.pixelSize.width || size.height > largest.pixelSize.height {
+      return .skipped(
+        "\(slot): would enlarge \(largest.path) (\(largest.pixelSize)) to \(size); slot left empty (Xcode falls back to another scale)")
+    }
+    return .output(
+      make(master: largest, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
+        mode: .render, hasAlpha: largest.hasAlpha, upscale: nil), warning: nil)
+  }
+
+  private func make(
+    master: Master, scale: Int, dark: Bool, pixelSize: PixelSize, resizeTo: PixelSize,
+    crop: PixelRect?, mode: OutputMode, hasAlpha: Bool, upscale: Double?
+  ) -> PlannedOutput {
+    let format = outputFormat(master: master, hasAlpha: hasAlpha)
+    let fileName = "\(asset)\(dark ? "~dark" : "")@\(scale)x.\(format.fileExtension)"
+    return PlannedOutput(
+      scale: scale, isDark: dark, pixelSize: pixelSize, resizeTo: resizeTo, crop: crop,
+      master: master.path, mode: mode, format: format, fileName: fileName,
+      path: folder + "/" + fileName, upscale: upscale)
+  }
+
+  /// `auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, else JPEG.
+  func outputFormat(master: Master, hasAlpha: Bool) -> ImageFormat {
+    if recipe.kind == .flag { return recipe.format == .auto ? .png : ImageFormat(rawValue: recipe.format.rawValue) ?? .png }
+    switch recipe.format {
+    case .auto:
+      if hasAlpha || ["png", "svg", "pdf", "gif"].contains(master.fileExtension) { return .png }
+      return .jpeg
+    case .png: return .png
+    case .jpeg: return .jpeg
+    case .webp: return .webp
+    case .heif: return .heif
+    }
+  }
+
+  private func format2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}
+
+extension ImageFormat {
+  /// The format a master file extension denotes, if ThumbForge can write it.
+  init?(fileExtension: String) {
+    switch fileExtension {
+    case "png": self = .png
+    case "jpg", "jpeg": self = .jpeg
+    case "webp": self = .webp
+    case "heic", "heif": self = .heif
+    default: return nil
+    }
+  }
+}

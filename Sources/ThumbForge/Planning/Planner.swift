@@ -1,0 +1,81 @@
+public import Vips
+
+/// Turns assets and configuration into a ``BuildPlan``. Pure: no I/O, no libvips calls.
+public struct Planner: Sendable {
+  public var config: Config
+  /// libvips version (part of every recipe hash: a new libvips may change pixels).
+  public var vipsVersion: String
+  /// Formats this libvips can write.
+  public var savableFormats: Set<ImageFormat>
+
+  public init(config: Config, vipsVersion: String, savableFormats: Set<ImageFormat>) {
+    self.config = config
+    self.vipsVersion = vipsVersion
+    self.savableFormats = savableFormats
+  }
+
+  public func plan(_ sources: [AssetSource]) -> BuildPlan {
+    var jobs: [Job] = []
+    var problems: [Problem] = []
+    var claimed: [String: String] = [:]  // lookup name → source that claimed it
+    let globs = config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } }
+    for source in sources.sorted(by: { $0.qualifiedName < $1.qualifiedName }) {
+      let names = recipeNames(for: source, globs: globs)
+      var sets: [PlannedImageSet] = []
+      for name in names {
+        guard let recipe = config.recipes[name] else { continue }
+        let setName = config.imageSetName(asset: source.name, recipe: name)
+        let lookup = config.providesNamespace ? (source.group + [setName]).joined(separator: "/") : setName
+        let primary = source.masters[0].path
+        if let other = claimed[lookup] {
+          problems.append(
+            Problem(path: primary, reason: "imageset '\(setName)' is also produced from \(other); Xcode needs unique names (rename one, or set provides-namespace: true)"))
+          continue
+        }
+        claimed[lookup] = primary
+        if recipe.format != .auto, let format = ImageFormat(rawValue: recipe.format.rawValue),
+          !savableFormats.contains(format)
+        {
+          problems.append(Problem(path: primary, reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
+          continue
+        }
+        sets.append(imageSet(source: source, recipe: recipe, name: setName))
+      }
+      if !sets.isEmpty { jobs.append(Job(source: source, imageSets: sets)) }
+    }
+    return BuildPlan(jobs: jobs, problems: problems.sorted())
+  }
+
+  func recipeNames(for source: AssetSource, globs: [(Glob, Rule)]) -> [String] {
+    for (glob, rule) in globs where (source.masters + source.darkMasters).contains(where: { glob.matches($0.path) }) {
+      return rule.recipes
+    }
+    return config.defaultRecipes
+  }
+
+  func imageSet(source: AssetSource, recipe: Recipe, name: String) -> PlannedImageSet {
+    let folder = (source.group + [name + ".imageset"]).joined(separator: "/")
+    var outputs: [PlannedOutput] = []
+    var skipped: [String] = []
+    var warnings: [String] = []
+    for (masters, dark) in [(source.masters, false), (source.darkMasters, true)] where !masters.isEmpty {
+      for scale in recipe.scales {
+        let planned = OutputPlanner(recipe: recipe, asset: source.name, folder: folder)
+          .output(masters: masters, scale: scale, dark: dark)
+        switch planned {
+        case .output(let output, let warning):
+          outputs.append(output)
+          if let warning { warnings.append(warning) }
+        case .skipped(let reason):
+          skipped.append(reason)
+        }
+      }
+    }
+    let description = ([recipe.identifier, "tool=\(ToolVersion.current)", "vips=\(vipsVersion)", "fail-on=\(config.failOn.rawValue)"]
+      + outputs.map { "\($0.path)|\($0.mode.rawValue)|\($0.master)|\($0.pixelSize)|\($0.resizeTo)|\(String(describing: $0.crop))" })
+      .joined(separator: "\n")
+    return PlannedImageSet(
+      recipe: recipe, name: name, folder: folder, outputs: outputs, skipped: skipped,
+      warnings: warnings, recipeHash: ContentHash.of(string: description))
+  }
+}

@@ -1,0 +1,32 @@
+internal import Foundation
+internal import Vips
+
+/// Turns libvips' messages into one plain line for a person.
+enum ErrorWording {
+  static func describe(_ error: VipsError, byteSize: Int? = nil) -> String {
+    let message = error.message
+    let lower = message.lowercased()
+    let size = byteSize.map { " (\(formatBytes($0)))" } ?? ""
+    if lower.contains("is not a known file format") || lower.contains("not a known") {
+      return "not an image file libvips can read\(size)"
+    }
+    if lower.contains("does not exist") { return "file does not exist" }
+    if lower.contains("premature end") || lower.contains("truncated") || lower.contains("unexpected end")
+      || lower.contains("read error") || lower.contains("incomplete")
+    {
+      return "damaged or truncated image\(size): \(firstLine(message))"
+    }
+    return firstLine(message).isEmpty ? "cannot be decoded" : firstLine(message)
+  }
+
+  static func formatBytes(_ count: Int) -> String {
+    if count < 1024 { return "\(count) bytes" }
+    let kb = Double(count) / 1024
+    if kb < 1024 { return "\((kb * 10).rounded() / 10) KB" }
+    return "\((kb / 1024 * 10).rounded() / 10) MB"
+  }
+
+  private static func firstLine(_ message: String) -> String {
+    message.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+  }
+}

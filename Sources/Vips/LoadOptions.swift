@@ -1,0 +1,47 @@
+/// How strictly a loader treats damaged input (libvips' `fail-on`).
+public enum FailOn: String, Sendable, CaseIterable, Codable {
+  /// Never fail; decode what can be decoded (libvips' permissive default).
+  case none
+  /// Fail on truncated files.
+  case truncated
+  /// Fail on decoder errors.
+  case error
+  /// Fail on anything the decoder warns about (sharp's choice, and ours).
+  case warning
+}
+
+/// How pixels will be read, which lets libvips stream large images.
+public enum AccessMode: String, Sendable, Codable {
+  /// Read in any order; needed when an image is read more than once.
+  case random
+  /// Read top to bottom once; lower memory for a single pass.
+  case sequential
+}
+
+/// Options for opening an image; each is passed only to loaders that support it.
+public struct LoadOptions: Sendable, Equatable {
+  /// Pixel access pattern.
+  public var access: AccessMode
+  /// Failure threshold for damaged files.
+  public var failOn: FailOn
+  /// Page (frame) to load from multi-page files.
+  public var page: Int?
+  /// JPEG shrink-on-load factor: 1, 2, 4 or 8.
+  public var shrink: Int?
+  /// Render scale for vector and scalable formats (SVG, PDF, WebP).
+  public var scale: Double?
+  /// Render resolution for PDF and SVG, in dots per inch.
+  public var dpi: Double?
+
+  public init(
+    access: AccessMode = .random, failOn: FailOn = .warning, page: Int? = nil,
+    shrink: Int? = nil, scale: Double? = nil, dpi: Double? = nil
+  ) {
+    self.access = access
+    self.failOn = failOn
+    self.page = page
+    self.shrink = shrink
+    self.scale = scale
+    self.dpi = dpi
+  }
+}

@@ -1,0 +1,25 @@
+/// Encoder settings. Metadata is stripped by default so the same pixels always give the
+/// same bytes.
+public struct SaveOptions: Sendable, Equatable, Hashable {
+  /// Lossy quality 1–100 (JPEG, WebP, HEIF).
+  public var quality: Int
+  /// zlib compression level 0–9 (PNG).
+  public var compression: Int
+  /// Progressive JPEG / interlaced PNG.
+  public var interlace: Bool
+  /// Drop EXIF, XMP, ICC and other metadata.
+  public var stripMetadata: Bool
+  /// Lossless WebP.
+  public var lossless: Bool
+
+  public init(
+    quality: Int = 82, compression: Int = 6, interlace: Bool = false,
+    stripMetadata: Bool = true, lossless: Bool = false
+  ) {
+    self.quality = quality
+    self.compression = compression
+    self.interlace = interlace
+    self.stripMetadata = stripMetadata
+    self.lossless = lossless
+  }
+}

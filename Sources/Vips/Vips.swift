@@ -1,0 +1,79 @@
+internal import CVips
+
+/// Process-wide libvips settings and start-up.
+///
+/// libvips must be initialised once before any image is made; every entry point of this
+/// module calls ``Vips/initialize()`` itself, so callers only need it to change settings.
+public enum Vips {
+  private static let initStatus: Int32 = {
+    let status = vips_init("thumbforge")
+    if status == 0, let env = getenv("THUMBFORGE_VIPS_LEAK"), String(cString: env) == "1" {
+      vips_leak_set(1)
+    }
+    return status
+  }()
+
+  /// Starts libvips once; safe to call from any thread any number of times.
+  /// - Throws: ``VipsError`` when libvips cannot start (for example a broken install).
+  public static func initialize() throws(VipsError) {
+    if initStatus != 0 {
+      throw VipsError.fromBuffer(context: "vips_init")
+    }
+  }
+
+  /// The libvips version the process runs, such as `8.14.1`.
+  public static var version: String {
+    _ = try? initialize()
+    return "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
+  }
+
+  /// The number of worker threads libvips uses inside one image pipeline.
+  ///
+  /// ThumbForge runs several images at once, so it keeps this at 1 on small machines.
+  public static var concurrency: Int {
+    get {
+      _ = try? initialize()
+      return Int(vips_concurrency_get())
+    }
+    set {
+      _ = try? initialize()
+      vips_concurrency_set(Int32(newValue))
+    }
+  }
+
+  /// The maximum number of operations libvips keeps in its operation cache (0 turns it off).
+  public static func setOperationCache(maxOperations: Int, maxMemory: Int? = nil) {
+    _ = try? initialize()
+    vips_cache_set_max(Int32(maxOperations))
+    if let maxMemory { vips_cache_set_max_mem(maxMemory) }
+  }
+
+  /// Turns libvips' reference-leak reporting on; the report is printed by ``shutdown()``.
+  public static func enableLeakChecking() {
+    _ = try? initialize()
+    vips_leak_set(1)
+  }
+
+  /// Blocks loaders libvips marks as untrusted (SVG, PDF, …) for input from strangers.
+  public static func blockUntrustedLoaders(_ block: Bool) {
+    _ = try? initialize()
+    vips_block_untrusted_set(block ? 1 : 0)
+  }
+
+  /// Whether this libvips build can write the given format.
+  public static func canSave(_ format: ImageFormat) -> Bool {
+    _ = try? initialize()
+    return vips_type_find("VipsOperation", format.saverName + "_buffer") != 0
+  }
+
+  /// Whether this libvips build has an operation (or loader) with this nickname.
+  public static func hasOperation(_ nickname: String) -> Bool {
+    _ = try? initialize()
+    return vips_type_find("VipsOperation", nickname) != 0
+  }
+
+  /// Shuts libvips down; with leak checking on, reports objects still alive to stderr.
+  public static func shutdown() {
+    vips_shutdown()
+  }
+}

@@ -1,0 +1,88 @@
+extension VipsImage {
+  /// Converts to 8-bit sRGB (with alpha kept when present), honouring an embedded
+  /// ICC profile; CMYK, 16-bit, greyscale and Lab inputs all end up as sRGB.
+  public func toSRGB8() throws(VipsError) -> VipsImage {
+    var image = self
+    if hasICCProfile {
+      do {
+        image = try VipsOperation.image(
+          "icc_transform",
+          [
+            "in": .image(image), "output-profile": .string("srgb"), "embedded": .bool(true),
+            "intent": .string("relative"), "depth": .int(8),
+          ])
+      } catch {
+        // A broken profile should not lose the image: fall back to a plain conversion.
+        image = try image.removingField("icc-profile-data")
+      }
+    }
+    if image.interpretation != .srgb || image.format != .uchar {
+      image = try VipsOperation.image(
+        "colourspace", ["in": .image(image), "space": .string("srgb")])
+    }
+    if image.format != .uchar {
+      image = try image.cast(to: .uchar)
+    }
+    return image
+  }
+
+  /// Casts band values to another number format (values are clipped, not scaled).
+  public func cast(to format: BandFormat) throws(VipsError) -> VipsImage {
+    try VipsOperation.image("cast", ["in": .image(self), "format": .string(format.rawValue)])
+  }
+
+  /// Removes alpha by blending onto a background colour (RGB values 0–255).
+  public func flattened(background: [Double]) throws(VipsError) -> VipsImage {
+    guard hasAlpha else { return self }
+    return try VipsOperation.image(
+      "flatten", ["in": .image(self), "background": .doubles(background)])
+  }
+
+  /// Adds an opaque alpha band when there is none.
+  public func addingAlpha() throws(VipsError) -> VipsImage {
+    if hasAlpha { return self }
+    let alpha = try VipsOperation.image(
+      "linear",
+      ["in": .image(extractBand(0)), "a": .doubles([0]), "b": .doubles([255]), "uchar": .bool(true)]
+    )
+    return try bandjoin([alpha])
+  }
+
+  /// Multiplies colour by alpha (for correct resampling of transparent edges).
+  public func premultiplied() throws(VipsError) -> VipsImage {
+    try VipsOperation.image("premultiply", ["in": .image(self)])
+  }
+
+  /// Divides colour by alpha, undoing ``premultiplied()``.
+  public func unpremultiplied() throws(VipsError) -> VipsImage {
+    try VipsOperation.image("unpremultiply", ["in": .image(self)])
+  }
+
+  /// Takes `count` bands starting at `band`.
+  public func extractBand(_ band: Int, count: Int = 1) throws(VipsError) -> VipsImage {
+    try VipsOperation.image(
+      "extract_band", ["in": .image(self), "band": .int(band), "n": .int(count)])
+  }
+
+  /// Appends the bands of other images to this one.
+  public func bandjoin(_ others: [VipsImage]) throws(VipsError) -> VipsImage {
+    try VipsOperation.image("bandjoin", ["in": .images([self] + others)])
+  }
+
+  /// Draws `overlay` onto this image at (`x`, `y`) with a Porter–Duff blend mode.
+  public func composite(_ overlay: VipsImage, mode: BlendMode = .over, x: Int = 0, y: Int = 0)
+    throws(VipsError) -> VipsImage
+  {
+    try VipsOperation.image(
+      "composite2",
+      [
+        "base": .image(self), "overlay": .image(overlay), "mode": .string(mode.rawValue),
+        "x": .int(x), "y": .int(y),
+      ])
+  }
+
+  /// The mean of every band value over the whole image.
+  public func average() throws(VipsError) -> Double {
+    try VipsOperation.double("avg", ["in": .image(self)])
+  }
+}

@@ -1,0 +1,238 @@
+internal import CVips
+
+/// Calls libvips operations by name through its generic operation API.
+///
+/// This follows libvips' binding guide: `vips_operation_new`, properties set from
+/// `GValue`s typed by each argument's `GParamSpec`, `vips_cache_operation_buildp`.
+/// No C varargs are involved, so a wrongly typed option is a thrown error.
+enum VipsOperation {
+  typealias Arguments = VipsArguments
+
+  /// Runs an operation whose result is the image `out`.
+  static func image(_ name: String, _ arguments: Arguments) throws(VipsError) -> VipsImage {
+    try run(name, arguments) { op throws(VipsError) in
+      try readImage(op, "out", context: name)
+    }
+  }
+
+  /// Runs an operation whose result is a byte buffer (savers to memory).
+  static func bytes(_ name: String, _ arguments: Arguments, output: String = "buffer")
+    throws(VipsError) -> [UInt8]
+  {
+    try run(name, arguments) { op throws(VipsError) in
+      var value = GValue()
+      g_value_init(&value, vips_blob_get_type())
+      defer { g_value_unset(&value) }
+      g_object_get_property(gobject(op), output, &value)
+      var length = 0
+      guard let data = vips_value_get_blob(&value, &length) else { return [] }
+      return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+  }
+
+  /// Runs an operation whose result is an array of doubles.
+  static func doubles(_ name: String, _ arguments: Arguments, output: String)
+    throws(VipsError) -> [Double]
+  {
+    try run(name, arguments) { op throws(VipsError) in
+      var value = GValue()
+      g_value_init(&value, vips_array_double_get_type())
+      defer { g_value_unset(&value) }
+      g_object_get_property(gobject(op), output, &value)
+      var count: Int32 = 0
+      guard let array = vips_value_get_array_double(&value, &count) else { return [] }
+      return (0..<Int(count)).map { array[$0] }
+    }
+  }
+
+  /// Runs an operation whose result is one double.
+  static func double(_ name: String, _ arguments: Arguments, output: String = "out")
+    throws(VipsError) -> Double
+  {
+    try run(name, arguments) { op throws(VipsError) in
+      var value = GValue()
+      g_value_init(&value, cvips_type_double())
+      defer { g_value_unset(&value) }
+      g_object_get_property(gobject(op), output, &value)
+      return g_value_get_double(&value)
+    }
+  }
+
+  /// Runs an operation with an image result and integer side outputs.
+  static func imageAndIntegers(_ name: String, _ arguments: Arguments, ints: [String])
+    throws(VipsError) -> (VipsImage, [String: Int])
+  {
+    try run(name, arguments) { op throws(VipsError) in
+      let image = try readImage(op, "out", context: name)
+      var result: [String: Int] = [:]
+      for key in ints {
+        var value = GValue()
+        g_value_init(&value, cvips_type_int())
+        g_object_get_property(gobject(op), key, &value)
+        result[key] = Int(g_value_get_int(&value))
+        g_value_unset(&value)
+      }
+      return (image, result)
+    }
+  }
+
+  /// Runs an operation for its side effect (savers to file).
+  static func run(_ name: String, _ arguments: Arguments) throws(VipsError) {
+    try run(name, arguments) { _ throws(VipsError) in () }
+  }
+
+  /// Whether operation `name` has an argument called `argument` (for options added
+  /// or renamed between libvips versions).
+  static func has(_ name: String, argument: String) -> Bool {
+    guard let op = vips_operation_new(name) else {
+      vips_error_clear()
+      return false
+    }
+    defer { g_object_unref(op) }
+    return findProperty(op, argument) != nil
+  }
+
+  // MARK: - Internals
+
+  private static func run<T>(
+    _ name: String, _ arguments: Arguments,
+    read: (UnsafeMutablePointer<CVips.VipsOperation>) throws(VipsError) -> T
+  ) throws(VipsError) -> T {
+    try Vips.initialize()
+    guard let created = vips_operation_new(name) else {
+      throw VipsError.fromBuffer(context: name)
+    }
+    for (key, value) in arguments.pairs {
+      do {
+        try set(created, key, value, operation: name)
+      } catch {
+        g_object_unref(created)
+        throw error
+      }
+    }
+    var built: UnsafeMutablePointer<CVips.VipsOperation>? = created
+    if vips_cache_operation_buildp(&built) != 0 {
+      let error = VipsError.fromBuffer(context: name)
+      vips_object_unref_outputs(vipsObject(created))
+      g_object_unref(created)
+      throw error
+    }
+    let op = built!
+    defer {
+      vips_object_unref_outputs(vipsObject(op))
+      g_object_unref(op)
+    }
+    return try read(op)
+  }
+
+  private static func readImage(
+    _ op: UnsafeMutablePointer<CVips.VipsOperation>, _ key: String, context: String
+  ) throws(VipsError) -> VipsImage {
+    var value = GValue()
+    g_value_init(&value, vips_image_get_type())
+    defer { g_value_unset(&value) }
+    g_object_get_property(gobject(op), key, &value)
+    guard let raw = g_value_get_object(&value) else {
+      throw VipsError(context: context, message: "operation produced no image")
+    }
+    g_object_ref(raw)
+    return VipsImage(owning: raw.assumingMemoryBound(to: CVips.VipsImage.self))
+  }
+
+  private static func findProperty(
+    _ op: UnsafeMutablePointer<CVips.VipsOperation>, _ key: String
+  ) -> UnsafeMutablePointer<GParamSpec>? {
+    let instance = UnsafeMutableRawPointer(op).assumingMemoryBound(to: GTypeInstance.self)
+    guard let objectClass = instance.pointee.g_class else { return nil }
+    return g_object_class_find_property(
+      UnsafeMutableRawPointer(objectClass).assumingMemoryBound(to: GObjectClass.self), key)
+  }
+
+  private static func set(
+    _ op: UnsafeMutablePointer<CVips.VipsOperation>, _ key: String, _ argument: VipsValue,
+    operation: String
+  ) throws(VipsError) {
+    guard let spec = findProperty(op, key) else {
+      throw VipsError(context: operation, message: "no argument named '\(key)'")
+    }
+    let type = spec.pointee.value_type
+    let fundamental = g_type_fundamental(type)
+    var value = GValue()
+    g_value_init(&value, type)
+    defer { g_value_unset(&value) }
+
+    func mismatch() -> VipsError {
+      VipsError(context: operation, message: "argument '\(key)' has the wrong type")
+    }
+
+    switch argument {
+    case .int(let number):
+      switch fundamental {
+      case cvips_type_int(): g_value_set_int(&value, Int32(clamping: number))
+      case cvips_type_uint64(): g_value_set_uint64(&value, guint64(max(0, number)))
+      case cvips_type_double(): g_value_set_double(&value, Double(number))
+      case cvips_type_boolean(): g_value_set_boolean(&value, number != 0 ? 1 : 0)
+      case cvips_type_enum(): g_value_set_enum(&value, Int32(number))
+      default: throw mismatch()
+      }
+    case .double(let number):
+      switch fundamental {
+      case cvips_type_double(): g_value_set_double(&value, number)
+      case cvips_type_int(): g_value_set_int(&value, Int32(number.rounded()))
+      default: throw mismatch()
+      }
+    case .bool(let flag):
+      guard fundamental == cvips_type_boolean() else { throw mismatch() }
+      g_value_set_boolean(&value, flag ? 1 : 0)
+    case .string(let text):
+      switch fundamental {
+      case cvips_type_enum():
+        let number = vips_enum_from_nick(operation, type, text)
+        if number < 0 { throw VipsError.fromBuffer(context: operation) }
+        g_value_set_enum(&value, number)
+      case cvips_type_flags():
+        let number = vips_flags_from_nick(operation, type, text)
+        if number < 0 { throw VipsError.fromBuffer(context: operation) }
+        g_value_set_flags(&value, UInt32(number))
+      case cvips_type_string():
+        g_value_set_string(&value, text)
+      default: throw mismatch()
+      }
+    case .image(let image):
+      g_value_set_object(&value, image.pointer)
+    case .images(let images):
+      vips_value_set_array_image(&value, Int32(images.count))
+      guard let slots = vips_value_get_array_image(&value, nil) else { throw mismatch() }
+      for (index, image) in images.enumerated() {
+        g_object_ref(image.pointer)
+        slots[index] = image.pointer
+      }
+    case .doubles(let numbers):
+      numbers.withUnsafeBufferPointer { buffer in
+        vips_value_set_array_double(&value, buffer.baseAddress, Int32(buffer.count))
+      }
+    case .bytes(let bytes):
+      let blob = bytes.withUnsafeBytes { buffer in
+        vips_blob_copy(buffer.baseAddress, buffer.count)
+      }
+      guard let blob else { throw mismatch() }
+      g_value_set_boxed(&value, blob)
+      vips_area_unref(UnsafeMutableRawPointer(blob).assumingMemoryBound(to: VipsArea.self))
+    }
+    g_object_set_property(gobject(op), key, &value)
+  }
+}
+
+@inline(__always)
+private func gobject(_ op: UnsafeMutablePointer<CVips.VipsOperation>) -> UnsafeMutablePointer<
+  GObject
+> {
+  UnsafeMutableRawPointer(op).assumingMemoryBound(to: GObject.self)
+}
+
+@inline(__always)
+private func vipsObject(_ op: UnsafeMutablePointer<CVips.VipsOperation>) -> UnsafeMutablePointer<
+  VipsObject
+> {
+  UnsafeMutableRawPointer(op).assumingMemoryBound(to: VipsObject.self)
+}

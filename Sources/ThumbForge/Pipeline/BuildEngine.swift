@@ -1,0 +1,228 @@
+public import Foundation
+internal import Synchronization
+internal import Vips
+
+/// Runs a build, a check or a regenerate: discover → plan → diff with the manifest → render
+/// the stale jobs on the work queue → write the catalog → write the manifest last.
+public struct BuildEngine: Sendable {
+  public var options: BuildOptions
+  public var workspace: Workspace
+  public var cancellation: CancellationFlag
+
+  public init(options: BuildOptions, cancellation: CancellationFlag = CancellationFlag()) throws(ConfigError) {
+    self.options = options
+    self.workspace = try Workspace.resolve(options)
+    self.cancellation = cancellation
+  }
+
+  /// The default number of parallel jobs: one per core, with libvips itself single-threaded
+  /// (measured fastest on 2 cores; see the README).
+  public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+  var width: Int { options.jobs ?? (workspace.config.concurrency > 0 ? workspace.config.concurrency : Self.defaultJobs) }
+
+  /// Discovers and plans without rendering (for `--dry-run`).
+  public func plan() -> BuildPlan {
+    configureVips()
+    let cache = ProbeCache.read(at: workspace.cache)
+    let found = SourceDiscovery.discover(workspace, cache: cache, width: width)
+    var plan = planner().plan(found.sources)
+    plan.problems = (found.problems + plan.problems).sorted()
+    return plan
+  }
+
+  /// Runs the build (or, with `checkOnly`, only compares).
+  public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws -> BuildReport {
+    configureVips()
+    var report = BuildReport()
+    report.catalog = workspace.catalog.path
+    report.manifest = workspace.manifest.path
+    let manifest: Manifest?
+    do {
+      manifest = try ManifestStore.read(at: workspace.manifest)
+    } catch {
+      throw ConfigError(file: workspace.manifest.path, line: nil, key: "", message: "manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to rebuild from scratch")
+    }
+    if !options.checkOnly { AtomicFile.sweep(folder: workspace.catalog.path) }
+    var cache = ProbeCache.read(at: workspace.cache)
+    let found = SourceDiscovery.discover(workspace, cache: cache, width: width)
+    cache.sources = found.cache
+    let plan = planner().plan(found.sources)
+    report.problems = (found.problems + plan.problems)
+    var regenerate: [Glob] = []
+    for pattern in options.regenerate {
+      do { regenerate.append(try Glob(pattern)) } catch {
+        throw ConfigError(file: "regenerate", line: nil, key: "", message: error.message)
+      }
+    }
+    let pending = PendingList(url: pendingURL)
+    let outcome = Staleness(
+      workspace: workspace, manifest: manifest, cache: cache, force: options.force, regenerate: regenerate,
+      pending: pending.read(), adopt: options.adopt
+    ).evaluate(plan: plan, unusable: found.unusable)
+    report.problems += outcome.foreign
+    report.skipped = plan.jobs.reduce(0) { $0 + $1.imageSets.reduce(0) { $0 + $1.skipped.count } }
+    report.warnings = plan.jobs.flatMap { job in job.imageSets.flatMap { set in (set.warnings + set.skipped).map { "\(set.folder): \($0)" } } }
+    report.unchanged = outcome.upToDate.reduce(0) { $0 + $1.set.outputs.count }
+    for problem in report.problems { onEvent(.problem(problem)) }
+
+    if options.checkOnly {
+      report.stale = (outcome.toRender.flatMap { $0.reasons }
+        + outcome.orphans.map { StaleItem(kind: .orphaned, path: $0.folder, detail: "its source is gone") }).sorted()
+      report.problems.sort()
+      return report
+    }
+
+    // Remove what ThumbForge made from sources that are gone.
+    let writer = CatalogWriter(catalog: workspace.catalog, config: workspace.config)
+    for orphan in outcome.orphans { report.removed += writer.remove(orphan) }
+
+    // Render stale imagesets, one job per source.
+    let byJob = Dictionary(grouping: outcome.toRender, by: { $0.jobIndex })
+    let jobIndices = byJob.keys.sorted()
+    let total = jobIndices.count
+    onEvent(.started(jobs: total, outputs: outcome.toRender.reduce(0) { $0 + $1.set.outputs.count }))
+    for warning in report.warnings { onEvent(.warning(warning)) }
+    try pending.write(Set(outcome.toRender.map { $0.set.folder }))
+    let renderer = Renderer(folder: workspace.folder, failOn: workspace.config.failOn)
+    let previous = Dictionary((manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
+    let done = Atomic<Int>(0)
+    let results = WorkQueue(width: width).run(jobIndices, cancellation: cancellation) { index in
+      Self.renderJob(plan.jobs[index], sets: byJob[index]!.map { $0.set }, renderer: renderer, writer: writer, previous: previous)
+    } completed: { index, result in
+      let count = done.add(1, ordering: .relaxed).newValue
+      for problem in result.problems { onEvent(.problem(problem)) }
+      onEvent(.jobFinished(asset: plan.jobs[jobIndices[index]].source.qualifiedName, done: count, total: total))
+    }
+    report.cancelled = cancellation.isCancelled
+
+    // Assemble the new manifest: fresh entries, up-to-date entries, and old entries of
+    // imagesets that were not (successfully) rendered this run.
+    var entries: [String: ManifestImageSet] = [:]
+    for item in outcome.upToDate { entries[item.set.folder] = item.entry }
+    for entry in outcome.kept { entries[entry.folder] = entry }
+    for decision in outcome.toRender { if let old = previous[decision.set.folder] { entries[decision.set.folder] = old } }
+    for result in results.compactMap({ $0 }) {
+      for entry in result.entries { entries[entry.folder] = entry }
+      report.rendered += result.rendered
+      report.failed += result.failed
+      report.problems += result.problems
+    }
+    let groups = Set(entries.values.map(\.group).filter { !$0.isEmpty })
+    let ownedGroups = Set(manifest?.groups ?? [])
+    let written = try writer.writeFolders(groups: groups, owned: ownedGroups)
+    let usedGroups = Set(groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } })
+    writer.removeGroups(ownedGroups.subtracting(usedGroups))
+    let newManifest = Manifest(
+      toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
+      catalog: workspace.catalogRelativeToManifest, groups: Array(written.union(ownedGroups.intersection(usedGroups))),
+      imageSets: Array(entries.values))
+    try ManifestStore.write(newManifest, to: workspace.manifest)
+    pending.clear()
+    if let swiftFile = workspace.swiftFile { try writeAccessors(newManifest, to: swiftFile, plan: plan) }
+    cache.outputs = outcome.stamps
+    for entry in newManifest.imageSets {
+      for output in entry.outputs where cache.outputs[output.path] == nil {
+        if let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(output.path).path) {
+          cache.outputs[output.path] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: output.hash)
+        }
+      }
+      let contents = entry.folder + "/Contents.json"
+      if cache.outputs[contents] == nil, let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(contents).path) {
+        cache.outputs[contents] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: entry.contentsHash)
+      }
+    }
+    try? cache.write(to: workspace.cache)
+    report.problems.sort()
+    return report
+  }
+
+  struct JobOutcome: Sendable {
+    var entries: [ManifestImageSet] = []
+    var rendered = 0
+    var failed = 0
+    var problems: [Problem] = []
+  }
+
+  static func renderJob(
+    _ job: Job, sets: [PlannedImageSet], renderer: Renderer, writer: CatalogWriter,
+    previous: [String: ManifestImageSet]
+  ) -> JobOutcome {
+    var outcome = JobOutcome()
+    let work = sets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
+    let result = renderer.render(work, masters: job.source.masters + job.source.darkMasters)
+    outcome.problems = result.problems
+    let byPath = Dictionary(result.files.map { ($0.output.path, $0) }, uniquingKeysWith: { a, _ in a })
+    for set in sets {
+      let files = set.outputs.compactMap { byPath[$0.path] }
+      guard files.count == set.outputs.count else {
+        outcome.failed += set.outputs.count - files.count
+        continue
+      }
+      do {
+        outcome.entries.append(try writer.write(set: set, source: job.source, files: files, previous: previous[set.folder]))
+        outcome.rendered += files.count
+      } catch {
+        outcome.failed += files.count
+        outcome.problems.append(Problem(path: set.folder, reason: "cannot write: \(error.localizedDescription)"))
+      }
+    }
+    return outcome
+  }
+
+  private var pendingURL: URL {
+    workspace.manifest.deletingLastPathComponent().appendingPathComponent(".thumbforge-pending.json")
+  }
+
+  private var configHash: String {
+    guard let file = workspace.configFile, let data = FileManager.default.contents(atPath: file.path) else { return "" }
+    return ContentHash.of(data)
+  }
+
+  private func planner() -> Planner {
+    Planner(
+      config: workspace.config, vipsVersion: Vips.version,
+      savableFormats: Set(ImageFormat.allCases.filter { Vips.canSave($0) }))
+  }
+
+  private func configureVips() {
+    // One image per core from our queue; libvips itself single-threaded (see README).
+    if width > 1 { Vips.concurrency = 1 }
+    Vips.setOperationCache(maxOperations: 0)
+  }
+
+  private func writeAccessors(_ manifest: Manifest, to url: URL, plan: BuildPlan) throws {
+    let entries = manifest.imageSets.map { set in
+      ImageSetEntry(group: set.group, name: (set.folder as NSString).lastPathComponent.replacingOccurrences(of: ".imageset", with: ""), files: [:])
+    }
+    let namespaced: Set<[String]> = workspace.config.providesNamespace
+      ? Set(manifest.imageSets.flatMap { set in set.group.indices.map { Array(set.group.prefix($0 + 1)) } }) : []
+    let text = SwiftAccessorGenerator.generate(entries: entries, namespacedGroups: namespaced)
+    if (try? String(contentsOf: url, encoding: .utf8)) != text {
+      try AtomicFile.write(Array(text.utf8), to: url.path)
+    }
+  }
+}
+
+/// Imageset folders a run is about to write, recorded first so that a run killed midway
+/// still recognises them as its own next time.
+struct PendingList {
+  let url: URL
+
+  func read() -> Set<String> {
+    guard let data = try? Data(contentsOf: url), let list = try? JSONDecoder().decode([String].self, from: data) else {
+      return []
+    }
+    return Set(list).union(list.isEmpty ? [] : [])
+  }
+
+  func write(_ folders: Set<String>) throws {
+    let merged = read().union(folders)
+    guard !merged.isEmpty else { return }
+    try AtomicFile.write(Array(try JSONEncoder().encode(merged.sorted())), to: url.path)
+  }
+
+  func clear() {
+    try? FileManager.default.removeItem(at: url)
+  }
+}

@@ -1,0 +1,55 @@
+/// One way the catalog differs from what a build would make.
+public struct StaleItem: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+  public enum Kind: String, Sendable, Codable {
+    /// Not built yet.
+    case missing
+    /// Its source, recipe or tool changed.
+    case stale
+    /// Edited (or removed) by hand since it was written.
+    case modified
+    /// Its source is gone.
+    case orphaned
+  }
+
+  public var kind: Kind
+  /// Catalog-relative path of the imageset or file.
+  public var path: String
+  public var detail: String
+
+  public var description: String { "\(kind.rawValue): \(path) (\(detail))" }
+
+  public static func < (lhs: StaleItem, rhs: StaleItem) -> Bool {
+    (lhs.path, lhs.kind.rawValue, lhs.detail) < (rhs.path, rhs.kind.rawValue, rhs.detail)
+  }
+}
+
+/// What a run did, for the summary line, exit code and `--json`.
+public struct BuildReport: Sendable, Codable {
+  /// Output files written this run.
+  public var rendered = 0
+  /// Output files already up to date.
+  public var unchanged = 0
+  /// Outputs left out (would upscale, and so on).
+  public var skipped = 0
+  /// Output files that failed, or masters that could not be read.
+  public var failed = 0
+  /// Files removed because their source is gone.
+  public var removed = 0
+  public var problems: [Problem] = []
+  public var warnings: [String] = []
+  /// For `check`: every difference found.
+  public var stale: [StaleItem] = []
+  /// The run was interrupted (Ctrl-C / SIGTERM).
+  public var cancelled = false
+  /// Catalog and manifest paths used.
+  public var catalog = ""
+  public var manifest = ""
+
+  public init() {}
+
+  /// 0 success, 1 some inputs failed (or `check` found differences).
+  public var exitCode: Int32 {
+    if cancelled { return 130 }
+    return problems.isEmpty && stale.isEmpty ? 0 : 1
+  }
+}

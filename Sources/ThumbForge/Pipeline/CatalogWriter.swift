@@ -1,0 +1,96 @@
+internal import Foundation
+
+/// Writes what ThumbForge owns in the catalog (image files, imageset and group
+/// `Contents.json`) atomically, and removes only what the manifest says it wrote.
+struct CatalogWriter: Sendable {
+  let catalog: URL
+  let config: Config
+
+  /// The `Contents.json` entry of an imageset from its planned outputs.
+  func entry(for set: PlannedImageSet, group: [String]) -> ImageSetEntry {
+    var files: [Int: String] = [:]
+    var dark: [Int: String] = [:]
+    for output in set.outputs {
+      if output.isDark { dark[output.scale] = output.fileName } else { files[output.scale] = output.fileName }
+    }
+    return ImageSetEntry(
+      group: group, name: set.name, files: files, darkFiles: dark,
+      templateRenderingIntent: set.recipe.templateRenderingIntent,
+      preservesVectorRepresentation: set.recipe.preservesVectorRepresentation,
+      compressionType: set.recipe.compressionType)
+  }
+
+  /// Writes the rendered files and `Contents.json` of one imageset; returns its manifest entry.
+  /// Files the previous version listed but this one does not (a dropped scale) are removed.
+  func write(
+    set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
+  ) throws -> ManifestImageSet {
+    for file in files {
+      try AtomicFile.write(file.bytes, to: catalog.appendingPathComponent(file.output.path).path)
+    }
+    let contents = Array(CatalogContents.imageSet(entry(for: set, group: source.group)).utf8)
+    try AtomicFile.write(contents, to: catalog.appendingPathComponent(set.folder + "/Contents.json").path)
+    let written = Set(files.map(\.output.path))
+    for old in previous?.outputs ?? [] where !written.contains(old.path) {
+      try? FileManager.default.removeItem(at: catalog.appendingPathComponent(old.path))
+    }
+    return ManifestImageSet(
+      asset: source.qualifiedName, group: source.group, recipe: set.recipe.name, recipeHash: set.recipeHash,
+      folder: set.folder, contentsHash: ContentHash.of(contents),
+      sources: (source.masters + source.darkMasters).map { ManifestSource(path: $0.path, hash: $0.hash) }
+        .sorted { $0.path < $1.path },
+      outputs: files.map { file in
+        ManifestOutput(
+          path: file.output.path, scale: file.output.scale, appearance: file.output.isDark ? "dark" : nil,
+          width: file.output.pixelSize.width, height: file.output.pixelSize.height, bytes: file.bytes.count,
+          hash: file.hash, crop: file.output.crop)
+      }.sorted { $0.path < $1.path },
+      warnings: set.warnings, skipped: set.skipped)
+  }
+
+  /// Removes an orphaned imageset's files (only those listed), then its folder if empty.
+  func remove(_ entry: ManifestImageSet) -> Int {
+    var removed = 0
+    for path in entry.outputs.map(\.path) + [entry.folder + "/Contents.json"] {
+      if (try? FileManager.default.removeItem(at: catalog.appendingPathComponent(path))) != nil { removed += 1 }
+    }
+    removeIfEmpty(catalog.appendingPathComponent(entry.folder))
+    return removed
+  }
+
+  /// Writes the root and group `Contents.json` files that are missing or owned.
+  func writeFolders(groups: Set<[String]>, owned: Set<String>) throws -> Set<String> {
+    let root = catalog.appendingPathComponent("Contents.json")
+    if !FileManager.default.fileExists(atPath: root.path) {
+      try AtomicFile.write(Array(CatalogContents.root().utf8), to: root.path)
+    }
+    var written = Set<String>()
+    for group in groups {
+      for depth in 1...max(1, group.count) where !group.isEmpty {
+        let path = group.prefix(depth).joined(separator: "/")
+        let file = catalog.appendingPathComponent(path + "/Contents.json")
+        if !FileManager.default.fileExists(atPath: file.path) || owned.contains(path) {
+          try AtomicFile.write(
+            Array(CatalogContents.group(providesNamespace: config.providesNamespace).utf8), to: file.path)
+          written.insert(path)
+        }
+      }
+    }
+    return written
+  }
+
+  /// Removes owned group `Contents.json` files of groups no longer used.
+  func removeGroups(_ groups: Set<String>) {
+    for group in groups.sorted(by: >) {
+      let folder = catalog.appendingPathComponent(group)
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent("Contents.json"))
+      removeIfEmpty(folder)
+    }
+  }
+
+  func removeIfEmpty(_ folder: URL) {
+    if let items = try? FileManager.default.contentsOfDirectory(atPath: folder.path), items.isEmpty {
+      try? FileManager.default.removeItem(at: folder)
+    }
+  }
+}

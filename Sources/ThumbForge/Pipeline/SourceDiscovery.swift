@@ -1,0 +1,52 @@
+public import Foundation
+
+/// Finds and probes every master of an asset folder (the effectful half of planning).
+public enum SourceDiscovery {
+  public struct Result: Sendable {
+    public var sources: [AssetSource]
+    public var problems: [Problem]
+    /// Paths of files that exist but could not be used this run.
+    public var unusable: Set<String>
+    public var cache: [String: ProbeResult]
+  }
+
+  public static func discover(_ workspace: Workspace, cache: ProbeCache, width: Int) -> Result {
+    let config = workspace.config
+    let scan = FolderScanner.scan(folder: workspace.folder, skipping: workspace.skippedPaths)
+    var problems = scan.problems
+    let candidates: [(ScannedFile, MasterName)] = scan.files.compactMap { file in
+      let name = (file.relativePath as NSString).lastPathComponent
+      return MasterName(fileName: name, darkSuffix: config.darkSuffix).map { (file, $0) }
+    }
+    let folder = workspace.folder
+    let limit = config.limitInputPixels
+    let probed = WorkQueue(width: width).run(candidates) { file, _ in
+      MasterProbe.probe(file: file, folder: folder, limitInputPixels: limit, cached: cache.sources[file.relativePath])
+    }
+    var masters: [Master] = []
+    var unusable = Set<String>()
+    var newCache: [String: ProbeResult] = [:]
+    for (index, (file, name)) in candidates.enumerated() {
+      switch probed[index] {
+      case .success(let result):
+        newCache[file.relativePath] = result
+        masters.append(
+          Master(
+            path: file.relativePath, scale: name.isVector ? nil : (name.scale ?? config.masterScale),
+            isVector: name.isVector, isDark: name.isDark, fileExtension: name.fileExtension,
+            pixelSize: PixelSize(width: result.width, height: result.height),
+            hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,
+            hash: result.hash))
+      case .failure(let problem):
+        problems.append(problem)
+        unusable.insert(file.relativePath)
+      case nil:
+        break
+      }
+    }
+    let grouped = AssetGrouper.group(masters, darkSuffix: config.darkSuffix)
+    return Result(
+      sources: grouped.assets, problems: (problems + grouped.problems).sorted(), unusable: unusable,
+      cache: newCache)
+  }
+}

@@ -1,0 +1,47 @@
+public import Foundation
+import Synchronization
+
+/// A flag that stops a ``WorkQueue`` from starting new work (Ctrl-C, SIGTERM).
+public final class CancellationFlag: Sendable {
+  private let flag = Atomic<Bool>(false)
+  public init() {}
+  public func cancel() { flag.store(true, ordering: .relaxed) }
+  public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// Runs work items on a concurrent Dispatch queue, at most `width` at a time, so memory stays
+/// bounded whatever the number of items. Items already started always finish; items not yet
+/// started are skipped after cancellation (their result is nil).
+public struct WorkQueue: Sendable {
+  public let width: Int
+
+  public init(width: Int) {
+    self.width = max(1, width)
+  }
+
+  public func run<Item: Sendable, Result: Sendable>(
+    _ items: [Item], cancellation: CancellationFlag = CancellationFlag(),
+    body: @escaping @Sendable (Item) -> Result,
+    completed: @escaping @Sendable (Int, Result) -> Void = { _, _ in }
+  ) -> [Result?] {
+    let queue = DispatchQueue(label: "thumbforge.work", attributes: .concurrent)
+    let slots = DispatchSemaphore(value: width)
+    let group = DispatchGroup()
+    let results = Mutex<[Result?]>(Array(repeating: nil, count: items.count))
+    for (index, item) in items.enumerated() {
+      slots.wait()
+      if cancellation.isCancelled {
+        slots.signal()
+        break
+      }
+      queue.async(group: group) {
+        let result = body(item)
+        results.withLock { $0[index] = result }
+        completed(index, result)
+        slots.signal()
+      }
+    }
+    group.wait()
+    return results.withLock { $0 }
+  }
+}

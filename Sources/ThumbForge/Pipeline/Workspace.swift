@@ -1,0 +1,54 @@
+public import Foundation
+
+/// The resolved locations of one run: asset folder, configuration, catalog, manifest.
+public struct Workspace: Sendable {
+  public var folder: URL
+  public var config: Config
+  public var configFile: URL?
+  public var catalog: URL
+  public var manifest: URL
+  /// File facts cache, beside the manifest.
+  public var cache: URL
+  public var swiftFile: URL?
+
+  /// Loads the configuration and resolves every path.
+  public static func resolve(_ options: BuildOptions) throws(ConfigError) -> Workspace {
+    let folder = options.folder.standardizedFileURL
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue
+    else {
+      throw ConfigError(file: folder.path, line: nil, key: "", message: "no such asset folder")
+    }
+    let (config, file) = try ConfigLoader.load(folder: folder, explicit: options.configFile)
+    let catalog = options.output?.standardizedFileURL
+      ?? URL(fileURLWithPath: config.output, relativeTo: folder).standardizedFileURL
+    if options.output != nil {
+      let input = folder.path
+      if catalog.path == input || catalog.path.hasPrefix(input + "/") {
+        throw ConfigError(file: "--output", line: nil, key: "", message: "'\(catalog.path)' is inside the asset folder and would be read back as input")
+      }
+    }
+    let manifest = config.manifest.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
+      ?? catalog.deletingLastPathComponent().appendingPathComponent("manifest.json")
+    let swift = options.swiftFile ?? config.swift.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
+    return Workspace(
+      folder: folder, config: config, configFile: file, catalog: catalog, manifest: manifest,
+      cache: manifest.deletingLastPathComponent().appendingPathComponent(".thumbforge-cache.json"),
+      swiftFile: swift)
+  }
+
+  /// Paths the scanner must not read as masters.
+  var skippedPaths: Set<String> {
+    var paths: Set<String> = [catalog.path, manifest.path, cache.path]
+    if let configFile { paths.insert(configFile.standardizedFileURL.path) }
+    if let swiftFile { paths.insert(swiftFile.path) }
+    return paths
+  }
+
+  /// The manifest's folder → catalog relative path.
+  var catalogRelativeToManifest: String {
+    let base = manifest.deletingLastPathComponent().path
+    if catalog.path.hasPrefix(base + "/") { return String(catalog.path.dropFirst(base.count + 1)) }
+    return catalog.path
+  }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import ThumbForge
+
+/// `thumbforge build`: the main job.
+struct BuildCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "build",
+    abstract: "Render every stale output of an asset folder into the catalog and write the manifest.")
+
+  @OptionGroup var common: CommonOptions
+
+  @Flag(name: .long, help: "Render everything, even what is up to date.")
+  var force = false
+
+  @Flag(name: .long, help: "Print the plan and write nothing.")
+  var dryRun = false
+
+  @Flag(name: .long, help: "Take over existing imagesets that ThumbForge did not create.")
+  var adopt = false
+
+  @Flag(name: .long, help: "Keep running and rebuild when the folder changes (polls once a second).")
+  var watch = false
+
+  @Option(name: .long, help: "Also write a contact sheet PNG of every output to this file.")
+  var contactSheet: String?
+
+  @Option(name: .long, help: "Write Swift constants for every asset name to this file.")
+  var swift: String?
+
+  func run() throws {
+    var options = common.buildOptions()
+    options.force = force
+    options.adopt = adopt
+    options.swiftFile = swift.map { URL(fileURLWithPath: $0) }
+    let engine = try Runner.engine(options)
+    if dryRun {
+      let plan = engine.plan()
+      print(common.json ? PlanPrinter.json(plan) : PlanPrinter.text(plan), terminator: "")
+      throw ExitCode(plan.problems.isEmpty ? 0 : 1)
+    }
+    var code = try Runner.build(engine, common: common, contactSheet: contactSheet)
+    guard watch else { throw ExitCode(code) }
+    let cancellation = engine.cancellation
+    var signature = FolderSignature.of(engine.workspace)
+    while !cancellation.isCancelled {
+      Thread.sleep(forTimeInterval: 1)
+      let now = FolderSignature.of(engine.workspace)
+      if now != signature {
+        signature = now
+        let next = try Runner.engine(options, cancellation: cancellation)
+        code = try Runner.build(next, common: common, contactSheet: contactSheet)
+      }
+    }
+    throw ExitCode(code)
+  }
+}

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 Scripts/install-deps.sh
 echo "==> swift build -c release"
-swift build -c release --product thumbforge 2>&1 | grep -v "prohibited flag" || true
+swift build -c release --product thumbforge
 bin="$(swift build -c release --show-bin-path)/thumbforge"
 echo "==> thumbforge build Assets $*"
 "$bin" build Assets --contact-sheet Build/contact-sheet.png "$@"

@@ -54,7 +54,7 @@ let package = Package(
       swiftSettings: strictSettings),
     .testTarget(
       name: "ThumbForgeCLITests",
-      dependencies: ["ThumbForge", "Vips", "ThumbForgeTestSupport"],
+      dependencies: ["thumbforge", "ThumbForge", "Vips", "ThumbForgeTestSupport"],
       swiftSettings: strictSettings),
   ]
 )

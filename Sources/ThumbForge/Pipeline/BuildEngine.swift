@@ -56,10 +56,27 @@ public struct BuildEngine: Sendable {
       }
     }
     let pending = PendingList(url: pendingURL)
-    let outcome = Staleness(
+    var outcome = Staleness(
       workspace: workspace, manifest: manifest, cache: cache, force: options.force, regenerate: regenerate,
       pending: pending.read(), adopt: options.adopt
     ).evaluate(plan: plan, unusable: found.unusable)
+    if !regenerate.isEmpty {
+      // regenerate renders exactly the named assets and leaves everything else as it is.
+      let matches = { (job: Job) in
+        regenerate.contains { $0.matches(job.source.qualifiedName) || $0.matches(job.source.name) }
+      }
+      let old = Dictionary((manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
+      for decision in outcome.toRender where !matches(plan.jobs[decision.jobIndex]) {
+        if let entry = old[decision.set.folder] { outcome.kept.append(entry) }
+      }
+      outcome.toRender.removeAll { !matches(plan.jobs[$0.jobIndex]) }
+      outcome.kept += outcome.orphans
+      outcome.orphans = []
+      for (pattern, glob) in zip(options.regenerate, regenerate)
+      where !plan.jobs.contains(where: { glob.matches($0.source.qualifiedName) || glob.matches($0.source.name) }) {
+        report.problems.append(Problem(path: pattern, reason: "no asset matches this name"))
+      }
+    }
     report.problems += outcome.foreign
     report.skipped = plan.jobs.reduce(0) { $0 + $1.imageSets.reduce(0) { $0 + $1.skipped.count } }
     report.warnings = plan.jobs.flatMap { job in job.imageSets.flatMap { set in (set.warnings + set.skipped).map { "\(set.folder): \($0)" } } }

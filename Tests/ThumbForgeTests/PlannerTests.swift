@@ -1,0 +1,124 @@
+import Testing
+import Vips
+
+@testable import ThumbForge
+
+@Suite("Planner")
+struct PlannerTests {
+  static func master(_ path: String, _ scale: Int?, _ width: Int, _ height: Int, alpha: Bool = false) -> Master {
+    let ext = String(path.split(separator: ".").last!)
+    return Master(
+      path: path, scale: scale, isVector: scale == nil, isDark: path.contains("~dark"), fileExtension: ext,
+      pixelSize: PixelSize(width: width, height: height), hasAlpha: alpha || scale == nil, isPlainSRGB: true,
+      hash: "h-\(path)")
+  }
+
+  static let flagSource = AssetSource(
+    group: ["Flags"], name: "Italy",
+    masters: [master("Flags/Italy@2x.png", 2, 400, 200), master("Flags/Italy@3x.png", 3, 600, 300)])
+  static let photoSource = AssetSource(
+    group: ["Resorts"], name: "les-arcs", masters: [master("Resorts/les-arcs@2x.jpg", 2, 2048, 1024)])
+  static let vectorSource = AssetSource(group: [], name: "Mountain", masters: [master("Mountain.svg", nil, 24, 24)])
+
+  func planner(_ yaml: String = "") throws -> Planner {
+    Planner(config: try ConfigLoader.parse(yaml, file: "t.yml"), vipsVersion: "8.14.1", savableFormats: [.png, .jpeg, .webp])
+  }
+
+  @Test("variants: per-scale masters are copied; a photo's 3x would upscale and is skipped")
+  func variants() throws {
+    let plan = try planner("scales: [1, 2, 3]").plan([Self.flagSource, Self.photoSource])
+    let flag = try #require(plan.jobs.first { $0.source.name == "Italy" }?.imageSets.first)
+    #expect(flag.folder == "Flags/Italy.imageset")
+    #expect(flag.outputs.map(\.scale) == [1, 2, 3])
+    #expect(flag.outputs.map(\.mode) == [.render, .copy, .copy])
+    #expect(flag.outputs[0].pixelSize == PixelSize(width: 200, height: 100))
+    #expect(flag.outputs[0].master == "Flags/Italy@3x.png")
+    #expect(flag.outputs.map(\.fileName) == ["Italy@1x.png", "Italy@2x.png", "Italy@3x.png"])
+    let photo = try #require(plan.jobs.first { $0.source.name == "les-arcs" }?.imageSets.first)
+    #expect(photo.outputs.map(\.scale) == [1, 2])
+    #expect(photo.outputs.map(\.format) == [.jpeg, .jpeg])
+    #expect(photo.skipped.count == 1 && photo.skipped[0].contains("@3x"))
+  }
+
+  @Test("vector masters render at exactly each scale")
+  func vectors() throws {
+    let plan = try planner("scales: [1, 2, 3]").plan([Self.vectorSource])
+    let set = try #require(plan.jobs.first?.imageSets.first)
+    #expect(set.outputs.map(\.pixelSize) == [1, 2, 3].map { PixelSize(width: 24 * $0, height: 24 * $0) })
+    #expect(set.outputs.allSatisfy { $0.mode == .render && $0.format == .png })
+  }
+
+  @Test("flag and tile: fill to the box, crop at the centre, PNG for flags")
+  func boxed() throws {
+    let plan = try planner(
+      """
+      rules: [{ match: "**", recipes: [flag, tile] }]
+      recipes: { tile: { upscale: never } }
+      """
+    ).plan([Self.flagSource, Self.photoSource])
+    let italy = try #require(plan.jobs.first { $0.source.name == "Italy" })
+    let flag = italy.imageSets[0]
+    #expect(flag.folder == "Flags/Italy-flag.imageset")
+    #expect(flag.outputs.map(\.pixelSize) == [PixelSize(width: 80, height: 50), PixelSize(width: 120, height: 75)])
+    #expect(flag.outputs[0].resizeTo == PixelSize(width: 100, height: 50))
+    #expect(flag.outputs[0].crop == PixelRect(x: 10, y: 0, width: 80, height: 50))
+    #expect(flag.outputs.allSatisfy { $0.format == .png && $0.master == "Flags/Italy@3x.png" })
+    // A 600x300 master cannot fill 900x900 without enlarging: upscale: never skips it.
+    let tile = italy.imageSets[1]
+    #expect(tile.outputs.isEmpty && tile.skipped.count == 2)
+    let photoTile = try #require(plan.jobs.first { $0.source.name == "les-arcs" }?.imageSets[1])
+    #expect(photoTile.outputs.map(\.pixelSize) == [PixelSize(width: 600, height: 600), PixelSize(width: 900, height: 900)])
+    #expect(photoTile.outputs.allSatisfy { $0.format == .jpeg })
+  }
+
+  @Test("upscale: warn renders and reports the factor")
+  func upscaleWarn() throws {
+    let plan = try planner("rules: [{ match: \"**\", recipes: [tile] }]").plan([Self.flagSource])
+    let tile = try #require(plan.jobs.first?.imageSets.first)
+    #expect(tile.outputs.count == 2 && tile.warnings.count == 2)
+    #expect(tile.outputs[1].upscale.map { $0 > 2.9 } == true)
+    #expect(tile.warnings[1].contains("enlarges Flags/Italy@3x.png"))
+  }
+
+  @Test("fit with pad gives exactly the box; without pad the scaled image")
+  func fit() throws {
+    let plan = try planner(
+      """
+      rules: [{ match: "**", recipes: [fit, padded] }]
+      recipes:
+        fit: { size: [300, 300], scales: [2] }
+        padded: { kind: fit, size: [300, 300], scales: [2], pad: true }
+      """
+    ).plan([Self.photoSource])
+    let sets = try #require(plan.jobs.first?.imageSets)
+    #expect(sets[0].outputs[0].pixelSize == PixelSize(width: 600, height: 300))
+    #expect(sets[1].outputs[0].pixelSize == PixelSize(width: 600, height: 600))
+    #expect(sets[1].outputs[0].resizeTo == PixelSize(width: 600, height: 300))
+  }
+
+  @Test("the same imageset name from two groups is an error unless namespaced")
+  func nameClash() throws {
+    let other = AssetSource(group: ["Other"], name: "Italy", masters: [Self.master("Other/Italy@2x.png", 2, 400, 200)])
+    let plan = try planner().plan([Self.flagSource, other])
+    #expect(plan.jobs.count == 1)
+    #expect(plan.problems.count == 1 && plan.problems[0].reason.contains("Flags/Italy@2x.png"))
+    let namespaced = try planner("provides-namespace: true").plan([Self.flagSource, other])
+    #expect(namespaced.jobs.count == 2 && namespaced.problems.isEmpty)
+  }
+
+  @Test("a recipe hash changes with any parameter, and only then")
+  func recipeHash() throws {
+    let a = try planner("rules: [{ match: \"**\", recipes: [flag] }]").plan([Self.flagSource])
+    let b = try planner("rules: [{ match: \"**\", recipes: [flag] }]").plan([Self.flagSource])
+    let c = try planner("rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { radius: 4 } }").plan([Self.flagSource])
+    #expect(a.jobs[0].imageSets[0].recipeHash == b.jobs[0].imageSets[0].recipeHash)
+    #expect(a.jobs[0].imageSets[0].recipeHash != c.jobs[0].imageSets[0].recipeHash)
+  }
+
+  @Test("centre-aligned strokes grow the canvas by the stroke width")
+  func centreStroke() throws {
+    let plan = try planner("rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { stroke-alignment: center } }")
+      .plan([Self.flagSource])
+    #expect(plan.jobs[0].imageSets[0].outputs.map(\.pixelSize) == [PixelSize(width: 82, height: 52), PixelSize(width: 123, height: 78)])
+  }
+}

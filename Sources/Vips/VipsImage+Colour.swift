@@ -9,7 +9,7 @@ extension VipsImage {
           "icc_transform",
           [
             "in": .image(image), "output-profile": .string("srgb"), "embedded": .bool(true),
-            "intent": .string("relative"), "depth": .int(8),
+            "intent": .string("perceptual"), "depth": .int(8),
           ])
       } catch {
         // A broken profile should not lose the image: fall back to a plain conversion.
@@ -84,5 +84,18 @@ extension VipsImage {
   /// The mean of every band value over the whole image.
   public func average() throws(VipsError) -> Double {
     try VipsOperation.double("avg", ["in": .image(self)])
+  }
+}
+
+extension VipsImage {
+  /// Converts to another colour space (for example `.cmyk`, `.rgb16`, `.bw`, `.grey16`),
+  /// using libvips' built-in profiles where a profile is needed.
+  public func colourspace(_ space: Interpretation) throws(VipsError) -> VipsImage {
+    let nick: String
+    switch space {
+    case .bw: nick = "b-w"
+    default: nick = space.rawValue
+    }
+    return try VipsOperation.image("colourspace", ["in": .image(self), "space": .string(nick)])
   }
 }

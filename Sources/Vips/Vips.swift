@@ -6,6 +6,9 @@ internal import CVips
 /// module calls ``Vips/initialize()`` itself, so callers only need it to change settings.
 public enum Vips {
   private static let initStatus: Int32 = {
+    // libvips prints decoder warnings to stderr; ThumbForge reports problems itself (and
+    // fail-on turns the warnings that matter into errors), so keep them off the terminal.
+    setenv("VIPS_WARNING", "1", 0)
     let status = vips_init("thumbforge")
     if status == 0, let env = getenv("THUMBFORGE_VIPS_LEAK"), String(cString: env) == "1" {
       vips_leak_set(1)

@@ -10,7 +10,7 @@ enum Runner {
   {
     do {
       return try BuildEngine(options: options, cancellation: cancellation)
-    } catch let error as ConfigError {
+    } catch {
       ReportPrinter.error(error.description)
       throw ExitCode(2)
     }

@@ -5,6 +5,8 @@ public import Vips
 public struct Config: Sendable, Equatable {
   /// Catalog path, relative to the asset folder.
   public var output: String = "../Build/Assets.xcassets"
+  /// The line of `output` in the configuration file, for error messages.
+  public var outputLine: Int?
   /// Manifest path, relative to the asset folder (default: beside the catalog).
   public var manifest: String?
   /// Generated Swift accessors file, relative to the asset folder (none by default).

@@ -46,7 +46,7 @@ public enum ConfigLoader {
     let output = URL(fileURLWithPath: config.output, relativeTo: folder).standardizedFileURL.path
     if output == input || output.hasPrefix(input + "/") {
       throw ConfigError(
-        file: file, line: nil, key: "output",
+        file: file, line: config.outputLine, key: "output",
         message: "'\(config.output)' is inside the asset folder and would be read back as input; choose a folder outside it")
     }
   }

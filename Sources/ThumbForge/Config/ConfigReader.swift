@@ -27,7 +27,9 @@ struct ConfigReader {
     var defaultRecipesNode: ConfigNode?
     for (key, node) in pairs {
       switch key {
-      case "output": config.output = try nonEmpty(node)
+      case "output":
+        config.output = try nonEmpty(node)
+        config.outputLine = node.line
       case "manifest": config.manifest = try nonEmpty(node)
       case "swift": config.swift = try nonEmpty(node)
       case "master-scale": config.masterScale = try node.int(in: 1...3)

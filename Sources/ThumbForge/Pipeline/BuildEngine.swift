@@ -104,14 +104,29 @@ public struct BuildEngine: Sendable {
     let renderer = Renderer(folder: workspace.folder, failOn: workspace.config.failOn)
     let previous = Dictionary((manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     let done = Atomic<Int>(0)
-    let results = WorkQueue(width: width).run(jobIndices, cancellation: cancellation) { index in
+    let parallelResults = WorkQueue(width: width).run(jobIndices, cancellation: cancellation) { index in
       Self.renderJob(plan.jobs[index], sets: byJob[index]!.map { $0.set }, renderer: renderer, writer: writer, previous: previous)
     } completed: { index, result in
       let count = done.add(1, ordering: .relaxed).newValue
-      for problem in result.problems { onEvent(.problem(problem)) }
       onEvent(.jobFinished(asset: plan.jobs[jobIndices[index]].source.qualifiedName, done: count, total: total))
     }
     report.cancelled = cancellation.isCancelled
+    // libvips' error buffer is process-wide: jobs failing at the same moment can swap or lose
+    // messages. Render failed jobs again, one at a time, for their own reasons.
+    var results = parallelResults
+    for (position, result) in results.enumerated() where result.map({ !$0.problems.isEmpty }) == true {
+      let index = jobIndices[position]
+      let written = Set(result!.entries.map(\.folder))
+      let again = Self.renderJob(
+        plan.jobs[index], sets: byJob[index]!.map { $0.set }.filter { !written.contains($0.folder) },
+        renderer: renderer, writer: writer, previous: previous)
+      results[position] = JobOutcome(
+        entries: result!.entries + again.entries, rendered: result!.rendered + again.rendered,
+        failed: again.failed, problems: again.problems)
+    }
+    for result in results.compactMap({ $0 }) {
+      for problem in result.problems { onEvent(.problem(problem)) }
+    }
 
     // Assemble the new manifest: fresh entries, up-to-date entries, and old entries of
     // imagesets that were not (successfully) rendered this run.

@@ -69,11 +69,13 @@ struct CatalogWriter: Sendable {
       for depth in 1...max(1, group.count) where !group.isEmpty {
         let path = group.prefix(depth).joined(separator: "/")
         let file = catalog.appendingPathComponent(path + "/Contents.json")
-        if !FileManager.default.fileExists(atPath: file.path) || owned.contains(path) {
-          try AtomicFile.write(
-            Array(CatalogContents.group(providesNamespace: config.providesNamespace).utf8), to: file.path)
-          written.insert(path)
+        let exists = FileManager.default.fileExists(atPath: file.path)
+        guard !exists || owned.contains(path) else { continue }
+        let text = Array(CatalogContents.group(providesNamespace: config.providesNamespace).utf8)
+        if !exists || FileManager.default.contents(atPath: file.path).map(Array.init) != text {
+          try AtomicFile.write(text, to: file.path)
         }
+        written.insert(path)
       }
     }
     return written

@@ -23,11 +23,19 @@ public enum SourceDiscovery {
     let probed = WorkQueue(width: width).run(candidates) { file, _ in
       MasterProbe.probe(file: file, folder: folder, limitInputPixels: limit, cached: cache.sources[file.relativePath])
     }
+    // libvips' error buffer is shared by every thread, so two files failing at once can swap
+    // messages; probe the failures again one at a time for their own reasons.
+    var outcomes = probed
+    for (index, (file, _)) in candidates.enumerated() {
+      if case .failure = outcomes[index] {
+        outcomes[index] = MasterProbe.probe(file: file, folder: folder, limitInputPixels: limit, cached: nil)
+      }
+    }
     var masters: [Master] = []
     var unusable = Set<String>()
     var newCache: [String: ProbeResult] = [:]
     for (index, (file, name)) in candidates.enumerated() {
-      switch probed[index] {
+      switch outcomes[index] {
       case .success(let result):
         newCache[file.relativePath] = result
         masters.append(

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import Vips
+
+/// `thumbforge check`: 0 when up to date; 1 with one line per stale, missing, modified and
+/// orphaned output; writes nothing; `--json` is JSON.
+@Suite("check")
+struct CheckCommandTests {
+  @Test("Up to date → exit 0, and check writes nothing")
+  func upToDate() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    try box.addHandMadeItems()
+    expectExit(try await box.build(), 0)
+    let before = FolderSnapshot(box.out)
+
+    let result = try await box.check()
+    expectExit(result, 0)
+    #expect(result.stdout.contains("up to date"), "\(result)")
+    #expect(result.stderr.isEmpty, "\(result)")
+    let json = try await box.check(["--json"])
+    expectExit(json, 0)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect((report["stale"] as? [Any])?.isEmpty == true, "\(json)")
+    #expect(FolderSnapshot(box.out).touched(comparedTo: before) == [])
+  }
+
+  @Test("Before any build every imageset is missing")
+  func neverBuilt() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    let result = try await box.check()
+    expectExit(result, 1)
+    for folder in Sandbox.standardImageSets {
+      #expect(result.stdout.contains("missing: \(folder)"), "\(result)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: box.out.path), "check must write nothing")
+  }
+
+  @Test("Edited source, deleted output, hand-edited output, orphan → exit 1, one line each")
+  func everyKindOfDifference() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    try box.image("Photos/Pier.jpg", Fixtures.photo(width: 300, height: 150, seed: 4))
+    try box.addHandMadeItems()
+    expectExit(try await box.build(), 0)
+
+    // stale: a source edited.
+    try box.image("Photos/Lake.jpg", Fixtures.photo(width: 300, height: 150, seed: 77))
+    // missing: an output deleted.
+    try FileManager.default.removeItem(at: box.inCatalog("Icon.imageset/Icon@2x.png"))
+    // modified: an output edited by hand.
+    let edited = box.inCatalog("Photos/Tree.imageset/Tree@3x.png")
+    try Data(try Fixtures.photo(width: 300, height: 150, seed: 3).encoded(as: .png)).write(
+      to: edited)
+    // orphaned: an output whose source is gone.
+    try FileManager.default.removeItem(at: box.asset("Photos/Pier.jpg"))
+    let before = FolderSnapshot(box.out)
+
+    let result = try await box.check()
+    expectExit(result, 1)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let expected = [
+      ("stale", "Photos/Lake.imageset"),
+      ("missing", "Icon.imageset/Icon@2x.png"),
+      ("modified", "Photos/Tree.imageset/Tree@3x.png"),
+      ("orphaned", "Photos/Pier.imageset"),
+    ]
+    for (kind, path) in expected {
+      let matching = lines.filter { $0.hasPrefix("\(kind): \(path)") }
+      #expect(matching.count == 1, "one '\(kind): \(path)' line\n\(result)")
+    }
+    let differences = lines.filter { line in
+      ["stale:", "missing:", "modified:", "orphaned:"].contains { line.hasPrefix($0) }
+    }
+    #expect(differences.count == expected.count, "only these four differences\n\(result)")
+    #expect(FolderSnapshot(box.out).touched(comparedTo: before) == [], "check must write nothing")
+
+    // --json: the same four, machine-readably.
+    let json = try await box.check(["--json"])
+    expectExit(json, 1)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+    let stale = try #require(report["stale"] as? [[String: Any]])
+    let pairs = stale.map { "\($0["kind"] ?? "")|\($0["path"] ?? "")" }.sorted()
+    #expect(pairs == expected.map { "\($0.0)|\($0.1)" }.sorted())
+    #expect(FolderSnapshot(box.out).touched(comparedTo: before) == [])
+
+    // A build repairs everything; check agrees.
+    let build = try await box.build()
+    expectExit(build, 0)
+    #expect(!FileManager.default.fileExists(atPath: box.inCatalog("Photos/Pier.imageset").path))
+    expectExit(try await box.check(), 0)
+  }
+
+  @Test("A hand-edited Contents.json is reported as modified")
+  func editedContentsJSON() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    expectExit(try await box.build(), 0)
+    let contents = box.inCatalog("Flags/Red.imageset/Contents.json")
+    var text = try String(contentsOf: contents, encoding: .utf8)
+    text = text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 2")
+    try text.write(to: contents, atomically: false, encoding: .utf8)
+    let result = try await box.check()
+    expectExit(result, 1)
+    #expect(
+      result.stdout.contains("modified: Flags/Red.imageset/Contents.json"), "\(result)")
+  }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import Vips
+
+/// `build --dry-run` (text and JSON), `--swift FILE` (a file swiftc accepts) and
+/// `--contact-sheet FILE` (a PNG).
+@Suite("Dry run, Swift accessors, contact sheet")
+struct DryRunAccessorsContactSheetTests {
+  @Test("--dry-run prints the plan and writes nothing")
+  func dryRunText() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    let assetsBefore = FolderSnapshot(box.assets)
+    let result = try await box.build(["--dry-run"])
+    expectExit(result, 0)
+    for name in ["Flags/Red", "Flags/Blue", "Photos/Lake", "Photos/Tree", "Icon"] {
+      #expect(result.stdout.contains(name), "plan names \(name)\n\(result)")
+    }
+    for path in Sandbox.standardOutputs.keys {
+      let file = (path as NSString).lastPathComponent
+      #expect(result.stdout.contains(file), "plan lists \(file)\n\(result)")
+    }
+    #expect(result.stdout.contains("120x75"), "plan shows pixel sizes\n\(result)")
+    #expect(result.stdout.contains("5 sources, 14 outputs"), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: box.out.path), "dry run wrote into out/")
+    #expect(FolderSnapshot(box.assets).touched(comparedTo: assetsBefore) == [])
+
+    // After a build, a dry run still writes nothing.
+    expectExit(try await box.build(), 0)
+    let built = FolderSnapshot(box.out)
+    expectExit(try await box.build(["--dry-run", "--force"]), 0)
+    #expect(FolderSnapshot(box.out).touched(comparedTo: built) == [])
+  }
+
+  @Test("--dry-run --json parses as JSON and lists every planned output")
+  func dryRunJSON() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    let result = try await box.build(["--dry-run", "--json"])
+    expectExit(result, 0)
+    let plan = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+      "\(result)")
+    let sets = try #require(plan["imageSets"] as? [[String: Any]], "\(result)")
+    #expect(sets.compactMap { $0["folder"] as? String }.sorted() == Sandbox.standardImageSets)
+    let paths = sets.flatMap { ($0["outputs"] as? [[String: Any]]) ?? [] }
+      .compactMap { $0["path"] as? String }
+    #expect(paths.sorted() == Sandbox.standardOutputs.keys.sorted())
+    #expect((plan["problems"] as? [Any])?.isEmpty == true)
+    #expect(!FileManager.default.fileExists(atPath: box.out.path))
+  }
+
+  @Test("--swift FILE writes accessors that swiftc type-checks, for awkward names")
+  func swiftAccessors() async throws {
+    guard let swiftc = Self.swiftc else {
+      print("DryRunAccessorsContactSheetTests: swiftc not found; the type-check is skipped")
+      return
+    }
+    let box = try Sandbox()
+    let names = [
+      "Flags/United States", "Flags/united-states", "Flags/3D Logo", "Flags/Côte d’Ivoire",
+      "Flags/class", "Flags/default", "Icons/self", "Icons/Type", "Icons/日本",
+      "Icons/my_icon", "Icons/My Icon", "Icons/-", "404",
+    ]
+    for (index, name) in names.enumerated() {
+      let colors = ["#336699", "#ffcc00", "#cc3344"]
+      try box.svg("\(name).svg", width: 30, height: 20, colors: [colors[index % 3]])
+    }
+    let file = box.root.appendingPathComponent("Generated/Asset.swift")
+    let result = try await box.build(["--swift", file.path])
+    expectExit(result, 0)
+    let text = try String(contentsOf: file, encoding: .utf8)
+    for name in names {
+      let asset = (name as NSString).lastPathComponent
+      #expect(text.contains("\"\(asset)\""), "\(asset) has a constant\n\(text)")
+    }
+
+    // Type-check it together with a use of it.
+    let use = box.root.appendingPathComponent("Generated/Use.swift")
+    try "let names: [String] = [Asset.Flags.unitedStates]\n".write(
+      to: use, atomically: true, encoding: .utf8)
+    let check = try await Self.runTool(swiftc, ["-typecheck", file.path, use.path], in: box.root)
+    #expect(check.status == 0, "swiftc -typecheck failed:\n\(check.output)\n\(text)")
+
+    // A rebuild with no change leaves the file alone.
+    let stamp = FolderSnapshot(file.deletingLastPathComponent()).files["Asset.swift"]
+    expectExit(try await box.build(["--swift", file.path]), 0)
+    #expect(FolderSnapshot(file.deletingLastPathComponent()).files["Asset.swift"] == stamp)
+  }
+
+  @Test("--contact-sheet FILE writes a PNG of the outputs")
+  func contactSheet() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    let sheet = box.root.appendingPathComponent("sheet.png")
+    let result = try await box.build(["--contact-sheet", sheet.path])
+    expectExit(result, 0)
+    let data = try Data(contentsOf: sheet)
+    #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "not a PNG")
+    let image = try VipsImage.load(path: sheet.path)
+    #expect(image.width >= 180 && image.height >= 180, "\(image.width)x\(image.height)")
+    #expect(image.loader?.hasPrefix("png") == true)
+  }
+
+  static let swiftc: String? = {
+    var candidates = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"]
+    if let path = ProcessInfo.processInfo.environment["PATH"] {
+      candidates = path.split(separator: ":").map { "\($0)/swiftc" } + candidates
+    }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }()
+
+  /// Runs another program and waits for it (output merged).
+  static func runTool(_ tool: String, _ arguments: [String], in folder: URL) async throws
+    -> (status: Int32, output: String)
+  {
+    let log = folder.appendingPathComponent(".tool-\(UUID().uuidString).log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: log)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    process.standardOutput = handle
+    process.standardError = handle
+    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+      process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+      do { try process.run() } catch { continuation.resume(throwing: error) }
+    }
+    try? handle.close()
+    let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    try? FileManager.default.removeItem(at: log)
+    return (status, output)
+  }
+}

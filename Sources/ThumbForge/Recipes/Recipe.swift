@@ -1,3 +1,5 @@
+public import Vips
+
 /// A named, fully resolved recipe: every parameter has a value. Recipes are plain values;
 /// their ``identifier`` is the cache key recorded in the manifest.
 public struct Recipe: Hashable, Sendable, Codable {
@@ -24,6 +26,8 @@ public struct Recipe: Hashable, Sendable, Codable {
   /// Lossy quality 1–100.
   public var quality: Int
   public var upscale: UpscalePolicy
+  /// Resampling kernel for resizes.
+  public var kernel: Kernel
   /// Keep metadata (EXIF, ICC) instead of stripping it.
   public var keepMetadata: Bool
   /// Catalog property `template-rendering-intent` (`original` or `template`).
@@ -39,7 +43,7 @@ public struct Recipe: Hashable, Sendable, Codable {
       name: name ?? kind.rawValue, kind: kind, size: PointSize(width: 0, height: 0),
       scales: [2, 3], gravity: .center, pad: false, background: .white, cornerRadius: 0,
       cornerStyle: .circular, strokeWidth: 0, strokeColor: .black, strokeAlignment: .inside,
-      format: .auto, quality: 82, upscale: kind == .variants ? .never : .warn,
+      format: .auto, quality: 82, upscale: kind == .variants ? .never : .warn, kernel: .lanczos3,
       keepMetadata: false, templateRenderingIntent: nil, compressionType: nil,
       preservesVectorRepresentation: false)
     switch kind {
@@ -68,7 +72,7 @@ public struct Recipe: Hashable, Sendable, Codable {
     var parts = [
       "kind=\(kind.rawValue)", "scales=\(scales.map(String.init).joined(separator: ","))",
       "format=\(format.rawValue)", "quality=\(quality)", "upscale=\(upscale.rawValue)",
-      "keep-metadata=\(keepMetadata)", "background=\(background)",
+      "keep-metadata=\(keepMetadata)", "background=\(background)", "kernel=\(kernel.rawValue)",
     ]
     if kind != .variants {
       parts += [

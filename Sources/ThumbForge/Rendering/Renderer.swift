@@ -6,12 +6,10 @@ public import Vips
 public struct Renderer: Sendable {
   public var folder: URL
   public var failOn: FailOn
-  public var kernel: Kernel
 
-  public init(folder: URL, failOn: FailOn = .warning, kernel: Kernel = .lanczos3) {
+  public init(folder: URL, failOn: FailOn = .warning) {
     self.folder = folder
     self.failOn = failOn
-    self.kernel = kernel
   }
 
   /// Renders `outputs` (each with its recipe); failures become problems, others still render.
@@ -79,7 +77,7 @@ public struct Renderer: Sendable {
   private func finish(_ base: VipsImage, recipe: Recipe, output: PlannedOutput) throws(VipsError)
     -> RenderedFile
   {
-    var image = try resize(base, to: output.resizeTo)
+    var image = try resize(base, to: output.resizeTo, kernel: recipe.kernel)
     switch recipe.kind {
     case .variants:
       break
@@ -118,7 +116,9 @@ public struct Renderer: Sendable {
   }
 
   /// Resizes to exactly `size`, premultiplying alpha so transparent edges do not darken.
-  private func resize(_ image: VipsImage, to size: PixelSize) throws(VipsError) -> VipsImage {
+  private func resize(_ image: VipsImage, to size: PixelSize, kernel: Kernel) throws(VipsError)
+    -> VipsImage
+  {
     if image.width == size.width && image.height == size.height { return image }
     if image.hasAlpha {
       let resized = try image.premultiplied().resize(width: size.width, height: size.height, kernel: kernel)

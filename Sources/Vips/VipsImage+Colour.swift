@@ -31,21 +31,33 @@ extension VipsImage {
     try VipsOperation.image("cast", ["in": .image(self), "format": .string(format.rawValue)])
   }
 
-  /// Removes alpha by blending onto a background colour (RGB values 0–255).
+  /// Removes alpha by blending onto a background colour (RGB values 0–255, scaled to the
+  /// image's range for 16-bit images).
   public func flattened(background: [Double]) throws(VipsError) -> VipsImage {
     guard hasAlpha else { return self }
+    let scale = maxAlpha / 255
     return try VipsOperation.image(
-      "flatten", ["in": .image(self), "background": .doubles(background)])
+      "flatten",
+      [
+        "in": .image(self), "background": .doubles(background.map { $0 * scale }),
+        "max-alpha": .double(maxAlpha),
+      ])
   }
 
-  /// Adds an opaque alpha band when there is none.
+  /// Adds an opaque alpha band when there is none (255, or 65535 for 16-bit images).
   public func addingAlpha() throws(VipsError) -> VipsImage {
     if hasAlpha { return self }
-    let alpha = try VipsOperation.image(
-      "linear",
-      ["in": .image(extractBand(0)), "a": .doubles([0]), "b": .doubles([255]), "uchar": .bool(true)]
-    )
-    return try bandjoin([alpha])
+    return try VipsOperation.image(
+      "bandjoin_const", ["in": .image(self), "c": .doubles([maxAlpha])])
+  }
+
+  /// The alpha value that means opaque, as libvips' `vips_interpretation_max_alpha`.
+  var maxAlpha: Double {
+    switch interpretation {
+    case .rgb16, .grey16: 65535
+    case .scrgb: 1
+    default: 255
+    }
   }
 
   /// Multiplies colour by alpha (for correct resampling of transparent edges).

@@ -42,12 +42,21 @@ public final class VipsImage: Sendable {
   /// Reads a string header field.
   public func stringField(_ name: String) -> String? {
     guard vips_image_get_typeof(pointer, name) != 0 else { return nil }
-    var out: UnsafePointer<CChar>?
-    guard vips_image_get_string(pointer, name, &out) == 0, let out else {
+    // Not vips_image_get_string: for built-in fields such as "filename" it returns a
+    // pointer into a GValue it has already freed. Copy the text while the value is alive.
+    var value = GValue()
+    guard vips_image_get(pointer, name, &value) == 0 else {
       vips_error_clear()
       return nil
     }
-    return String(cString: out)
+    defer { g_value_unset(&value) }
+    if value.g_type == vips_ref_string_get_type() {
+      return vips_value_get_ref_string(&value, nil).map { String(cString: $0) }
+    }
+    if value.g_type == cvips_type_string() {
+      return g_value_get_string(&value).map { String(cString: $0) }
+    }
+    return nil
   }
 
   /// Reads an integer header field.

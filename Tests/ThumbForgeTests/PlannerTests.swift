@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Vips
 
@@ -120,5 +121,37 @@ struct PlannerTests {
     let plan = try planner("rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { stroke-alignment: center } }")
       .plan([Self.flagSource])
     #expect(plan.jobs[0].imageSets[0].outputs.map(\.pixelSize) == [PixelSize(width: 82, height: 52), PixelSize(width: 123, height: 78)])
+  }
+}
+
+@Suite("Vector masters kept as vectors")
+struct KeptVectorTests {
+  @Test("keep-vector ships the SVG as one single-scale image with preserves-vector-representation")
+  func keepVector() throws {
+    let config = try ConfigLoader.parse("recipes: { variants: { keep-vector: true } }", file: "t.yml")
+    let plan = Planner(config: config, vipsVersion: "8.14.1", savableFormats: [.png]).plan([PlannerTests.vectorSource])
+    let set = try #require(plan.jobs.first?.imageSets.first)
+    #expect(set.outputs.count == 1)
+    #expect(set.outputs[0].fileName == "Mountain.svg" && set.outputs[0].mode == .copy && set.outputs[0].scale == 0)
+    let entry = CatalogWriter(catalog: URL(fileURLWithPath: "/tmp"), config: config).entry(for: set, group: [])
+    #expect(
+      CatalogContents.imageSet(entry) == """
+        {
+          "images" : [
+            {
+              "filename" : "Mountain.svg",
+              "idiom" : "universal"
+            }
+          ],
+          "info" : {
+            "author" : "xcode",
+            "version" : 1
+          },
+          "properties" : {
+            "preserves-vector-representation" : true
+          }
+        }
+
+        """)
   }
 }

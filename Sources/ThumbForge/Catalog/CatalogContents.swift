@@ -40,7 +40,14 @@ public enum CatalogContents {
   /// intent, and is left out when none is set.
   public static func imageSet(_ entry: ImageSetEntry) -> String {
     var images: [XcodeJSON] = []
-    for scale in scales {
+    if let single = entry.files[ImageSetEntry.singleScale] {
+      // A vector master kept as it is: one universal "Single Scale" slot, as Xcode writes it.
+      images.append(["filename": .string(single), "idiom": "universal"])
+      if let dark = entry.darkFiles[ImageSetEntry.singleScale] {
+        images.append(["appearances": darkAppearances, "filename": .string(dark), "idiom": "universal"])
+      }
+    }
+    for scale in scales where entry.files[ImageSetEntry.singleScale] == nil {
       images.append(slot(scale: scale, filename: entry.files[scale], dark: false))
       if !entry.darkFiles.isEmpty {
         images.append(slot(scale: scale, filename: entry.darkFiles[scale], dark: true))

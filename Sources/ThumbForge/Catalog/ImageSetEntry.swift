@@ -43,6 +43,9 @@ public struct ImageSetEntry: Sendable, Equatable, Codable {
     self.compressionType = compressionType
   }
 
+  /// The key of `files` for a single-scale image (a vector master kept as PDF or SVG).
+  public static let singleScale = 0
+
   /// The folder's path inside the catalog, e.g. `"Flags/Austria.imageset"`.
   public var folderPath: String {
     (group + [name + ".imageset"]).joined(separator: "/")

@@ -15,7 +15,7 @@ struct ConfigReader {
     "kind", "size", "scales", "gravity", "pad", "background", "radius", "corner-style",
     "stroke-width", "stroke-color", "stroke-alignment", "format", "quality", "upscale",
     "keep-metadata", "template-rendering-intent", "compression-type",
-    "preserves-vector-representation", "kernel",
+    "preserves-vector-representation", "kernel", "keep-vector",
   ]
 
   func read(_ root: ConfigNode) throws(ConfigError) -> Config {
@@ -148,6 +148,7 @@ struct ConfigReader {
       case "quality": recipe.quality = try value.int(in: 1...100)
       case "upscale": recipe.upscale = try value.choice(UpscalePolicy.self)
       case "kernel": recipe.kernel = try value.choice(Kernel.self)
+      case "keep-vector": recipe.keepVector = try value.bool()
       case "keep-metadata": recipe.keepMetadata = try value.bool()
       case "template-rendering-intent":
         let intent = try value.string()

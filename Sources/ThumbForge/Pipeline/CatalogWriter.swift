@@ -16,7 +16,8 @@ struct CatalogWriter: Sendable {
     return ImageSetEntry(
       group: group, name: set.name, files: files, darkFiles: dark,
       templateRenderingIntent: set.recipe.templateRenderingIntent,
-      preservesVectorRepresentation: set.recipe.preservesVectorRepresentation,
+      preservesVectorRepresentation: set.recipe.preservesVectorRepresentation
+        || set.outputs.contains { $0.scale == ImageSetEntry.singleScale },
       compressionType: set.recipe.compressionType)
   }
 

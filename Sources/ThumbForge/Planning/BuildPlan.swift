@@ -12,6 +12,7 @@ public enum OutputMode: String, Sendable, Codable, Hashable {
 
 /// One image file a plan will produce.
 public struct PlannedOutput: Hashable, Sendable, Codable {
+  /// Display scale (1–3), or 0 for a single-scale vector file.
   public var scale: Int
   public var isDark: Bool
   /// Final pixel size of the file.
@@ -23,6 +24,7 @@ public struct PlannedOutput: Hashable, Sendable, Codable {
   /// The master path it is made from.
   public var master: String
   public var mode: OutputMode
+  /// Encoder (unused for a single-scale vector copy, which keeps the master's format).
   public var format: ImageFormat
   /// File name inside the imageset.
   public var fileName: String

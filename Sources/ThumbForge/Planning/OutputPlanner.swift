@@ -57,6 +57,15 @@ struct OutputPlanner {
       warning: warning)
   }
 
+  /// The vector master itself, copied, as a single-scale image.
+  func keptVector(_ master: Master, dark: Bool) -> PlannedOutput {
+    let fileName = "\(asset)\(dark ? "~dark" : "").\(master.fileExtension)"
+    return PlannedOutput(
+      scale: 0, isDark: dark, pixelSize: master.pixelSize, resizeTo: master.pixelSize, crop: nil,
+      master: master.path, mode: .copy, format: .png, fileName: fileName, path: folder + "/" + fileName,
+      upscale: nil)
+  }
+
   private func variant(
     masters: [Master], vector: Master?, largest: Master?, scale: Int, dark: Bool, slot: String
   ) -> Outcome {

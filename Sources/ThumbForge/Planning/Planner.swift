@@ -59,6 +59,10 @@ public struct Planner: Sendable {
     var skipped: [String] = []
     var warnings: [String] = []
     for (masters, dark) in [(source.masters, false), (source.darkMasters, true)] where !masters.isEmpty {
+      if recipe.kind == .variants && recipe.keepVector, let vector = masters.first(where: \.isVector) {
+        outputs.append(OutputPlanner(recipe: recipe, asset: source.name, folder: folder).keptVector(vector, dark: dark))
+        continue
+      }
       for scale in recipe.scales {
         let planned = OutputPlanner(recipe: recipe, asset: source.name, folder: folder)
           .output(masters: masters, scale: scale, dark: dark)

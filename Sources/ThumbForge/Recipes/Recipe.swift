@@ -36,6 +36,9 @@ public struct Recipe: Hashable, Sendable, Codable {
   public var compressionType: String?
   /// Catalog `preserves-vector-representation`.
   public var preservesVectorRepresentation: Bool
+  /// `variants` of a vector master: ship the SVG/PDF itself as a single-scale image
+  /// (with `preserves-vector-representation`) instead of rendering each scale.
+  public var keepVector: Bool = false
 
   /// The defaults of a built-in kind, which reproduce the reference apps.
   public static func builtin(_ kind: RecipeKind, name: String? = nil) -> Recipe {
@@ -72,7 +75,7 @@ public struct Recipe: Hashable, Sendable, Codable {
     var parts = [
       "kind=\(kind.rawValue)", "scales=\(scales.map(String.init).joined(separator: ","))",
       "format=\(format.rawValue)", "quality=\(quality)", "upscale=\(upscale.rawValue)",
-      "keep-metadata=\(keepMetadata)", "background=\(background)", "kernel=\(kernel.rawValue)",
+      "keep-metadata=\(keepMetadata)", "keep-vector=\(keepVector)", "background=\(background)", "kernel=\(kernel.rawValue)",
     ]
     if kind != .variants {
       parts += [

@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+import Testing
+import ThumbForgeTestSupport
+import Vips
+
+/// `VipsImage` is `Sendable`: many threads may load, resize and encode at once, and every
+/// result must equal the one a single thread computes.
+@Suite struct ConcurrencyTests {
+  static let threads = 8
+  static let operationsPerThread = 50
+
+  struct Outcome: Equatable {
+    var width: Int
+    var height: Int
+    var bytes: [UInt8]
+  }
+
+  /// One load → resize → encode job; the inputs and sizes vary with `index`.
+  static func job(_ index: Int, sources: [[UInt8]], shared: VipsImage) throws -> Outcome {
+    let formats: [ImageFormat] = [.png, .jpeg, .webp]
+    // Alternate between decoding fresh bytes and sharing one decoded image between threads.
+    let image = index % 4 == 3 ? shared : try VipsImage.load(bytes: sources[index % sources.count])
+    let width = 8 + (index * 7) % 90
+    let height = 6 + (index * 5) % 70
+    let resized = try image.resize(width: width, height: height)
+    let bytes = try resized.encoded(as: formats[index % formats.count])
+    return Outcome(width: resized.width, height: resized.height, bytes: bytes)
+  }
+
+  @Test func parallelLoadResizeEncodeMatchesSerial() throws {
+    let photo = try Fixtures.gradient(width: 120, height: 90, layout: .rgba)
+    let sources = [
+      try photo.encoded(as: .png),
+      try photo.encoded(as: .jpeg),
+      try photo.encoded(as: .webp),
+    ]
+    let shared = try VipsImage.load(bytes: sources[0])
+    let total = Self.threads * Self.operationsPerThread
+
+    let serial = try (0..<total).map { try Self.job($0, sources: sources, shared: shared) }
+
+    let results = Results<Outcome>(count: total)
+    DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+      for step in 0..<Self.operationsPerThread {
+        let index = thread * Self.operationsPerThread + step
+        results.set(index, Result { try Self.job(index, sources: sources, shared: shared) })
+      }
+    }
+
+    var mismatches: [Int] = []
+    for index in 0..<total {
+      switch results.get(index) {
+      case .success(let outcome)?:
+        if outcome != serial[index] { mismatches.append(index) }
+      case .failure(let error)?:
+        Issue.record("job \(index) failed: \(error)")
+      case nil:
+        Issue.record("job \(index) never ran")
+      }
+    }
+    #expect(mismatches.isEmpty, "parallel results differ from serial ones at \(mismatches)")
+    for index in 0..<total {
+      #expect(serial[index].width == 8 + (index * 7) % 90)
+      #expect(serial[index].height == 6 + (index * 5) % 70)
+    }
+  }
+
+  @Test func sharedImageCanBeReadFromManyThreads() throws {
+    let image = try Fixtures.gradient(width: 64, height: 64)
+    let expected = try image.pixelBytes()
+    let failures = Counter()
+    DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+      for _ in 0..<10 {
+        if (try? image.pixelBytes()) != expected { failures.increment() }
+      }
+    }
+    #expect(failures.value == 0)
+  }
+}

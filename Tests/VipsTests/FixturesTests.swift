@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import ThumbForgeTestSupport
+import Vips
+
+@Suite struct FixturesTests {
+  @Test(arguments: PixelLayout.allCases, [8, 16])
+  func generatedImagesHaveTheRequestedLayout(layout: PixelLayout, bitDepth: Int) throws {
+    let image = try Fixtures.gradient(width: 33, height: 21, layout: layout, bitDepth: bitDepth)
+    #expect(image.width == 33 && image.height == 21)
+    #expect(image.bands == layout.bands)
+    #expect(image.hasAlpha == layout.hasAlpha)
+    #expect(image.format == (bitDepth == 16 ? .ushort : .uchar))
+    let expected: Interpretation =
+      switch (layout.colourBands, bitDepth) {
+      case (1, 8): .bw
+      case (1, _): .grey16
+      case (_, 8): .srgb
+      default: .rgb16
+      }
+    #expect(image.interpretation == expected)
+  }
+
+  @Test func gradientIsDeterministicAndRampsAsDocumented() throws {
+    let first = try Fixtures.gradient(width: 51, height: 41)
+    let second = try Fixtures.gradient(width: 51, height: 41)
+    #expect(try first.pixelBytes() == second.pixelBytes())
+    #expect(try first.pixel(x: 0, y: 0)[0...1] == [0, 0])
+    #expect(try first.pixel(x: 50, y: 40)[0...1] == [255, 255])
+    #expect(try first.pixel(x: 25, y: 0)[0] == 128)
+  }
+
+  @Test func alphaIsOpaqueInTheMiddleAndTransparentInCorners() throws {
+    let image = try Fixtures.gradient(width: 41, height: 31, layout: .rgba)
+    #expect(try image.pixel(x: 20, y: 15)[3] == 255)
+    #expect(try image.pixel(x: 0, y: 0)[3] == 0)
+    #expect(try image.pixel(x: 40, y: 30)[3] == 0)
+  }
+
+  @Test func sixteenBitSamplesKeepFullPrecision() throws {
+    let image = try Fixtures.image(width: 3, height: 1, layout: .grey, bitDepth: 16) { x, _, _ in
+      [1, 257, 65534][x]
+    }
+    #expect(try image.pixel(x: 0, y: 0) == [1])
+    #expect(try image.pixel(x: 1, y: 0) == [257])
+    #expect(try image.pixel(x: 2, y: 0) == [65534])
+  }
+
+  @Test func samplesOutsideTheRangeAreClamped() throws {
+    let image = try Fixtures.image(width: 2, height: 1, layout: .grey) { x, _, _ in
+      x == 0 ? -5 : 300
+    }
+    #expect(try image.pixelBytes() == [0, 255])
+  }
+
+  @Test func largeFixturesSpanSeveralDeflateBlocks() throws {
+    // 300 × 300 × 4 bytes is well over one 64 KiB stored block.
+    let image = try Fixtures.gradient(width: 300, height: 300, layout: .rgba)
+    #expect(try image.pixel(x: 299, y: 150)[0] == 255)
+    #expect(try image.pixel(x: 150, y: 299)[1] == 255)
+  }
+
+  @Test func quadrantsHaveTheirDocumentedColours() throws {
+    let image = try Fixtures.quadrants(width: 10, height: 6)
+    #expect(try image.pixel(x: 0, y: 0) == Fixtures.quadrantColours[0].map(Double.init))
+    #expect(try image.pixel(x: 9, y: 0) == Fixtures.quadrantColours[1].map(Double.init))
+    #expect(try image.pixel(x: 0, y: 5) == Fixtures.quadrantColours[2].map(Double.init))
+    #expect(try image.pixel(x: 9, y: 5) == Fixtures.quadrantColours[3].map(Double.init))
+  }
+
+  @Test func temporaryDirectoriesAreFreshAndDistinct() throws {
+    let first = try Fixtures.temporaryDirectory()
+    let second = try Fixtures.temporaryDirectory()
+    defer {
+      try? FileManager.default.removeItem(at: first)
+      try? FileManager.default.removeItem(at: second)
+    }
+    #expect(first != second)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: first.path).isEmpty)
+  }
+
+  @Test func fileFixturesHaveTheDocumentedContents() throws {
+    try withTemporaryDirectory { directory in
+      let jpeg = try Fixtures.write(
+        Fixtures.gradient(width: 40, height: 30), as: .jpeg, named: "photo", in: directory)
+      #expect(jpeg.lastPathComponent == "photo.jpg")
+      let full = try Data(contentsOf: jpeg)
+      #expect(full.starts(with: [0xFF, 0xD8]))
+
+      let truncated = try Fixtures.truncatedCopy(of: jpeg, keeping: 0.25)
+      #expect(truncated.lastPathComponent == "photo-truncated.jpg")
+      #expect(try Data(contentsOf: truncated) == full.prefix(full.count / 4))
+
+      let empty = try Fixtures.zeroByteFile(in: directory)
+      #expect(try Data(contentsOf: empty).isEmpty)
+
+      let text = try Fixtures.textFile(in: directory)
+      #expect(text.pathExtension == "png")
+      #expect(String(decoding: try Data(contentsOf: text), as: UTF8.self).contains("plain text"))
+    }
+  }
+
+  @Test func snowseekerCorpusIsFoundRelativeToThePackageRoot() throws {
+    try withTemporaryDirectory { directory in
+      let root = directory.appendingPathComponent("main")
+      try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+      #expect(Fixtures.snowseekerCorpus(packageRoot: root) == nil)
+      let images = directory.appendingPathComponent("shared/corpus/snowseeker/Images")
+      try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+      let found = try #require(Fixtures.snowseekerCorpus(packageRoot: root))
+      #expect(found.standardizedFileURL.path == images.standardizedFileURL.path)
+    }
+    #expect(
+      FileManager.default.fileExists(
+        atPath: Fixtures.packageRoot.appendingPathComponent("Package.swift").path))
+  }
+
+  @Test(
+    .enabled(if: Fixtures.snowseekerCorpus != nil, "shared Snowseeker corpus is not checked out"))
+  func snowseekerCorpusImagesLoad() throws {
+    let corpus = try #require(Fixtures.snowseekerCorpus)
+    let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path)
+      .filter {
+        ["png", "jpg", "jpeg", "webp"].contains(($0 as NSString).pathExtension.lowercased())
+      }
+      .sorted()
+    #expect(!files.isEmpty)
+    for file in files.prefix(6) {
+      let image = try VipsImage.load(path: corpus.appendingPathComponent(file).path)
+      #expect(image.width > 0 && image.height > 0, "\(file)")
+      #expect(try image.resize(width: 32, height: 32).average() >= 0)
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func cmykFixtureIsCMYK(embedProfile: Bool) throws {
+    try withTemporaryDirectory { directory in
+      let source = try Fixtures.gradient(width: 24, height: 16, layout: .rgba)
+      let url = try Fixtures.cmykJPEG(from: source, in: directory, embedProfile: embedProfile)
+      let image = try VipsImage.load(path: url.path)
+      #expect(image.interpretation == .cmyk)
+      #expect(image.bands == 4)
+      #expect(image.hasICCProfile == embedProfile)
+    }
+  }
+}

@@ -8,6 +8,9 @@ struct BuildCommand: ParsableCommand {
     commandName: "build",
     abstract: "Render every stale output of an asset folder into the catalog and write the manifest.")
 
+  @Argument(help: "The asset folder.", completion: .directory)
+  var folder: String = "Assets"
+
   @OptionGroup var common: CommonOptions
 
   @Flag(name: .long, help: "Render everything, even what is up to date.")
@@ -29,7 +32,7 @@ struct BuildCommand: ParsableCommand {
   var swift: String?
 
   func run() throws {
-    var options = common.buildOptions()
+    var options = common.buildOptions(folder: folder)
     options.force = force
     options.adopt = adopt
     options.swiftFile = swift.map { URL(fileURLWithPath: $0) }

@@ -8,10 +8,13 @@ struct CheckCommand: ParsableCommand {
     commandName: "check",
     abstract: "Exit 1 when the catalog or manifest is stale, missing, edited by hand or orphaned; write nothing.")
 
+  @Argument(help: "The asset folder.", completion: .directory)
+  var folder: String = "Assets"
+
   @OptionGroup var common: CommonOptions
 
   func run() throws {
-    var options = common.buildOptions()
+    var options = common.buildOptions(folder: folder)
     options.checkOnly = true
     let engine = try Runner.engine(options)
     let report = try engine.run()

@@ -2,11 +2,8 @@ import ArgumentParser
 import Foundation
 import ThumbForge
 
-/// Options shared by every subcommand.
+/// Options shared by every subcommand (the asset folder is each command's own).
 struct CommonOptions: ParsableArguments {
-  @Argument(help: "The asset folder.", completion: .directory)
-  var folder: String = "Assets"
-
   @Option(name: .long, help: "Configuration file (default: thumbforge.yml in the folder).")
   var config: String?
 
@@ -30,7 +27,7 @@ struct CommonOptions: ParsableArguments {
     if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
   }
 
-  func buildOptions() -> BuildOptions {
+  func buildOptions(folder: String) -> BuildOptions {
     var options = BuildOptions(folder: URL(fileURLWithPath: folder))
     options.configFile = config.map { URL(fileURLWithPath: $0) }
     options.output = output.map { URL(fileURLWithPath: $0) }

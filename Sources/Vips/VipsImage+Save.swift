@@ -6,7 +6,8 @@ extension VipsImage {
   {
     let name = format.saverName + "_buffer"
     guard Vips.canSave(format) else {
-      throw VipsError(context: name, message: "\(format.rawValue) output is not supported by this libvips build")
+      throw VipsError(
+        context: name, message: "\(format.rawValue) output is not supported by this libvips build")
     }
     var arguments = saverArguments(name, format, options)
     arguments.pairs.insert(("in", .image(self)), at: 0)

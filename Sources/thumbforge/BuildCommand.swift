@@ -6,7 +6,8 @@ import ThumbForge
 struct BuildCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "build",
-    abstract: "Render every stale output of an asset folder into the catalog and write the manifest.")
+    abstract:
+      "Render every stale output of an asset folder into the catalog and write the manifest.")
 
   @Argument(help: "The asset folder.", completion: .directory)
   var folder: String = "Assets"
@@ -22,7 +23,8 @@ struct BuildCommand: ParsableCommand {
   @Flag(name: .long, help: "Take over existing imagesets that ThumbForge did not create.")
   var adopt = false
 
-  @Flag(name: .long, help: "Keep running and rebuild when the folder changes (polls once a second).")
+  @Flag(
+    name: .long, help: "Keep running and rebuild when the folder changes (polls once a second).")
   var watch = false
 
   @Option(name: .long, help: "Also write a contact sheet PNG of every output to this file.")

@@ -6,7 +6,9 @@ import ThumbForge
 struct CheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
-    abstract: "Exit 1 when the catalog or manifest is stale, missing, edited by hand or orphaned; write nothing.")
+    abstract:
+      "Exit 1 when the catalog or manifest is stale, missing, edited by hand or orphaned; write nothing."
+  )
 
   @Argument(help: "The asset folder.", completion: .directory)
   var folder: String = "Assets"
@@ -24,9 +26,11 @@ struct CheckCommand: ParsableCommand {
       for problem in report.problems { ReportPrinter.error(problem.description) }
       for item in report.stale { print(item.description) }
       if !common.quiet {
-        print(report.stale.isEmpty && report.problems.isEmpty
-          ? "up to date: \(report.unchanged) outputs"
-          : "\(report.stale.count) stale, \(report.problems.count) problems; run 'thumbforge build' to update")
+        print(
+          report.stale.isEmpty && report.problems.isEmpty
+            ? "up to date: \(report.unchanged) outputs"
+            : "\(report.stale.count) stale, \(report.problems.count) problems; run 'thumbforge build' to update"
+        )
       }
     }
     throw ExitCode(report.exitCode)

@@ -6,11 +6,14 @@ enum PlanPrinter {
   static func text(_ plan: BuildPlan) -> String {
     var lines: [String] = []
     for job in plan.jobs {
-      lines.append("\(job.source.qualifiedName) (\(job.source.masters.map(\.path).joined(separator: ", ")))")
+      lines.append(
+        "\(job.source.qualifiedName) (\(job.source.masters.map(\.path).joined(separator: ", ")))")
       for set in job.imageSets {
         lines.append("  \(set.folder)  [\(set.recipe.name)]")
         for output in set.outputs {
-          lines.append("    \(output.fileName)  \(output.pixelSize)  \(output.mode.rawValue) from \(output.master)")
+          lines.append(
+            "    \(output.fileName)  \(output.pixelSize)  \(output.mode.rawValue) from \(output.master)"
+          )
         }
         for skipped in set.skipped { lines.append("    skipped \(skipped)") }
         for warning in set.warnings { lines.append("    warning \(warning)") }
@@ -38,7 +41,8 @@ enum PlanPrinter {
     let sets = plan.jobs.flatMap { job in
       job.imageSets.map {
         JSONPlan.Set(
-          asset: job.source.qualifiedName, recipe: $0.recipe.name, folder: $0.folder, outputs: $0.outputs,
+          asset: job.source.qualifiedName, recipe: $0.recipe.name, folder: $0.folder,
+          outputs: $0.outputs,
           skipped: $0.skipped, warnings: $0.warnings)
       }
     }

@@ -47,11 +47,13 @@ final class ProgressDisplay: Sendable {
       guard shouldPrint else { return }
       let rate = elapsed > 0 ? Double(done) / elapsed : 0
       let eta = rate > 0 ? Double(total - done) / rate : 0
-      let stats = "\(done)/\(total) sources  \(String(format: "%.1f", rate))/s  ETA \(Int(eta.rounded()))s"
+      let stats =
+        "\(done)/\(total) sources  \(String(format: "%.1f", rate))/s  ETA \(Int(eta.rounded()))s"
       if isTerminal {
         let width = 30
         let filled = total > 0 ? width * done / total : width
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let bar =
+          String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         write("\r\u{1B}[K\(bar) \(stats)")
         state.withLock { $0.drewBar = true }
       } else {

@@ -6,7 +6,9 @@ import ThumbForge
 struct RegenerateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "regenerate",
-    abstract: "Render the named assets again (names like 'Flags/Italy' or 'Italy', or globs like 'Flags/*').")
+    abstract:
+      "Render the named assets again (names like 'Flags/Italy' or 'Italy', or globs like 'Flags/*')."
+  )
 
   @Option(name: .shortAndLong, help: "The asset folder.")
   var folder: String = "Assets"

@@ -5,7 +5,8 @@ import ThumbForge
 /// Shared steps of the commands: make the engine (config errors exit 2), run it with
 /// progress and signals, print the summary.
 enum Runner {
-  static func engine(_ options: BuildOptions, cancellation: CancellationFlag = CancellationFlag()) throws
+  static func engine(_ options: BuildOptions, cancellation: CancellationFlag = CancellationFlag())
+    throws
     -> BuildEngine
   {
     do {
@@ -17,7 +18,9 @@ enum Runner {
   }
 
   /// Runs one build; returns its exit code.
-  static func build(_ engine: BuildEngine, common: CommonOptions, contactSheet: String?) throws -> Int32 {
+  static func build(_ engine: BuildEngine, common: CommonOptions, contactSheet: String?) throws
+    -> Int32
+  {
     let signals = SignalHandler(cancellation: engine.cancellation)
     defer { signals.restore() }
     let progress = ProgressDisplay(quiet: common.quiet || common.json, verbose: common.verbose)
@@ -32,7 +35,9 @@ enum Runner {
     progress.finish()
     if let contactSheet, let manifest = try? ManifestStore.read(at: engine.workspace.manifest) {
       do {
-        try ContactSheet.write(manifest: manifest, catalog: engine.workspace.catalog, to: URL(fileURLWithPath: contactSheet))
+        try ContactSheet.write(
+          manifest: manifest, catalog: engine.workspace.catalog,
+          to: URL(fileURLWithPath: contactSheet))
         if !common.quiet && !common.json { print("contact sheet: \(contactSheet)") }
       } catch {
         ReportPrinter.error("\(contactSheet): cannot write contact sheet: \(error)")

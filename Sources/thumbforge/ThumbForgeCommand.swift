@@ -6,7 +6,8 @@ import Foundation
 struct ThumbForgeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "thumbforge",
-    abstract: "Turn an asset folder into an Xcode asset catalog: 2x/3x variants, flags, fit/fill crops and tiles.",
+    abstract:
+      "Turn an asset folder into an Xcode asset catalog: 2x/3x variants, flags, fit/fill crops and tiles.",
     discussion: """
       Exit codes: 0 success, 1 some inputs failed (or check found stale outputs), \
       2 usage or configuration error.

@@ -37,13 +37,20 @@ struct ConfigTests {
         flag: { radius: 6, corner-style: continuous, stroke-alignment: center, stroke-color: "#FF000080" }
       """
     let config = try ConfigLoader.parse(text, file: "thumbforge.yml")
-    #expect(config.output == "../Build/App.xcassets" && config.masterScale == 2 && config.providesNamespace)
-    #expect(config.rules == [Rule(match: "Flags/**", recipes: ["variants", "flag"]), Rule(match: "Resorts/*.jpg", recipes: ["hero", "tile"])])
+    #expect(
+      config.output == "../Build/App.xcassets" && config.masterScale == 2
+        && config.providesNamespace)
+    #expect(
+      config.rules == [
+        Rule(match: "Flags/**", recipes: ["variants", "flag"]),
+        Rule(match: "Resorts/*.jpg", recipes: ["hero", "tile"]),
+      ])
     let hero = try #require(config.recipes["hero"])
     #expect(hero.kind == .fit && hero.scales == [2] && hero.pad && hero.quality == 90)
     #expect(hero.background == RGBAColor(red: 0x10, green: 0x20, blue: 0x30))
     let flag = try #require(config.recipes["flag"])
-    #expect(flag.cornerRadius == 6 && flag.cornerStyle == .continuous && flag.strokeAlignment == .center)
+    #expect(
+      flag.cornerRadius == 6 && flag.cornerStyle == .continuous && flag.strokeAlignment == .center)
     #expect(flag.strokeColor == RGBAColor(red: 255, green: 0, blue: 0, alpha: 0x80))
     #expect(flag.scales == [1, 2, 3])
     #expect(config.imageSetName(asset: "Italy", recipe: "flag") == "Italy_flag")
@@ -52,24 +59,31 @@ struct ConfigTests {
 
   @Test("JSON is accepted")
   func json() throws {
-    let config = try ConfigLoader.parse(#"{"master-scale": 2, "rules": [{"match": "**", "recipes": ["tile"]}]}"#, file: "thumbforge.json")
+    let config = try ConfigLoader.parse(
+      #"{"master-scale": 2, "rules": [{"match": "**", "recipes": ["tile"]}]}"#,
+      file: "thumbforge.json")
     #expect(config.masterScale == 2 && config.rules.first?.recipes == ["tile"])
   }
 
-  @Test("bad values are errors naming file, line and key", arguments: [
-    ("outptu: x\n", 1, "outptu", "unknown key"),
-    ("scales: [2, 0]\n", 1, "scales[1]", "out of range"),
-    ("master-scale: two\n", 1, "master-scale", "expected an integer"),
-    ("recipes:\n  tile:\n    size: [0, 10]\n", 3, "recipes.tile.size[0]", "greater than zero"),
-    ("recipes:\n  tile:\n    size: -4\n", 3, "recipes.tile.size", "greater than zero"),
-    ("recipes:\n  flag:\n    radius: 20\n", 3, "recipes.flag.radius", "larger than half the short side"),
-    ("recipes:\n  hero: { size: 10 }\n", 2, "recipes.hero", "needs 'kind'"),
-    ("recipes:\n  fill:\n    gravity: middle\n", 3, "recipes.fill.gravity", "not one of"),
-    ("rules:\n  - match: x\n    recipes: [flg]\n", 3, "rules[0].recipes", "unknown recipe 'flg'"),
-    ("quality: 0\n", 1, "quality", "out of range"),
-    ("recipes:\n  tile:\n    colour: red\n", 3, "recipes.tile.colour", "unknown key"),
-    ("rules: [\n", 2, "", "not valid YAML"),
-  ])
+  @Test(
+    "bad values are errors naming file, line and key",
+    arguments: [
+      ("outptu: x\n", 1, "outptu", "unknown key"),
+      ("scales: [2, 0]\n", 1, "scales[1]", "out of range"),
+      ("master-scale: two\n", 1, "master-scale", "expected an integer"),
+      ("recipes:\n  tile:\n    size: [0, 10]\n", 3, "recipes.tile.size[0]", "greater than zero"),
+      ("recipes:\n  tile:\n    size: -4\n", 3, "recipes.tile.size", "greater than zero"),
+      (
+        "recipes:\n  flag:\n    radius: 20\n", 3, "recipes.flag.radius",
+        "larger than half the short side"
+      ),
+      ("recipes:\n  hero: { size: 10 }\n", 2, "recipes.hero", "needs 'kind'"),
+      ("recipes:\n  fill:\n    gravity: middle\n", 3, "recipes.fill.gravity", "not one of"),
+      ("rules:\n  - match: x\n    recipes: [flg]\n", 3, "rules[0].recipes", "unknown recipe 'flg'"),
+      ("quality: 0\n", 1, "quality", "out of range"),
+      ("recipes:\n  tile:\n    colour: red\n", 3, "recipes.tile.colour", "unknown key"),
+      ("rules: [\n", 2, "", "not valid YAML"),
+    ])
   func errors(text: String, line: Int, key: String, message: String) {
     do {
       _ = try ConfigLoader.parse(text, file: "thumbforge.yml")

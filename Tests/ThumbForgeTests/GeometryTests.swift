@@ -9,16 +9,19 @@ struct GeometryTests {
     #expect(PointSize(width: 40, height: 25).pixels(scale: 2) == PixelSize(width: 80, height: 50))
     #expect(PointSize(width: 40, height: 25).pixels(scale: 3) == PixelSize(width: 120, height: 75))
     #expect(PointSize(width: 10.5, height: 0.1).pixels(scale: 1) == PixelSize(width: 11, height: 1))
-    #expect(PointSize(width: 33.5, height: 12.25).pixels(scale: 2) == PixelSize(width: 67, height: 25))
+    #expect(
+      PointSize(width: 33.5, height: 12.25).pixels(scale: 2) == PixelSize(width: 67, height: 25))
   }
 
-  @Test("fit never exceeds the box and touches it on one axis", arguments: [
-    (PixelSize(width: 2048, height: 1024), PixelSize(width: 1024, height: 1024)),
-    (PixelSize(width: 1024, height: 2048), PixelSize(width: 780, height: 390)),
-    (PixelSize(width: 333, height: 777), PixelSize(width: 100, height: 100)),
-    (PixelSize(width: 640, height: 480), PixelSize(width: 1200, height: 800)),
-    (PixelSize(width: 1, height: 5000), PixelSize(width: 300, height: 300)),
-  ])
+  @Test(
+    "fit never exceeds the box and touches it on one axis",
+    arguments: [
+      (PixelSize(width: 2048, height: 1024), PixelSize(width: 1024, height: 1024)),
+      (PixelSize(width: 1024, height: 2048), PixelSize(width: 780, height: 390)),
+      (PixelSize(width: 333, height: 777), PixelSize(width: 100, height: 100)),
+      (PixelSize(width: 640, height: 480), PixelSize(width: 1200, height: 800)),
+      (PixelSize(width: 1, height: 5000), PixelSize(width: 300, height: 300)),
+    ])
   func fitTouchesBox(source: PixelSize, box: PixelSize) {
     let size = Geometry.fitSize(source, into: box)
     #expect(size.width <= box.width && size.height <= box.height)
@@ -49,23 +52,37 @@ struct GeometryTests {
   func gravityCrops() {
     let scaled = PixelSize(width: 200, height: 100)
     let box = PixelSize(width: 100, height: 100)
-    #expect(Geometry.cropRect(scaled, to: box, gravity: .center) == PixelRect(x: 50, y: 0, width: 100, height: 100))
-    #expect(Geometry.cropRect(scaled, to: box, gravity: .west) == PixelRect(x: 0, y: 0, width: 100, height: 100))
-    #expect(Geometry.cropRect(scaled, to: box, gravity: .east) == PixelRect(x: 100, y: 0, width: 100, height: 100))
+    #expect(
+      Geometry.cropRect(scaled, to: box, gravity: .center)
+        == PixelRect(x: 50, y: 0, width: 100, height: 100))
+    #expect(
+      Geometry.cropRect(scaled, to: box, gravity: .west)
+        == PixelRect(x: 0, y: 0, width: 100, height: 100))
+    #expect(
+      Geometry.cropRect(scaled, to: box, gravity: .east)
+        == PixelRect(x: 100, y: 0, width: 100, height: 100))
     let tall = PixelSize(width: 100, height: 300)
     #expect(Geometry.cropRect(tall, to: box, gravity: .north).y == 0)
     #expect(Geometry.cropRect(tall, to: box, gravity: .south).y == 200)
-    #expect(Geometry.cropRect(tall, to: box, gravity: .southeast) == PixelRect(x: 0, y: 200, width: 100, height: 100))
+    #expect(
+      Geometry.cropRect(tall, to: box, gravity: .southeast)
+        == PixelRect(x: 0, y: 200, width: 100, height: 100))
     #expect(Geometry.cropRect(tall, to: box, gravity: .center).y == 100)
   }
 
   @Test("shrink-on-load picks the largest factor that keeps enough pixels")
   func shrinkOnLoad() {
     let source = PixelSize(width: 4000, height: 3000)
-    #expect(Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 4000, height: 3000)) == 1)
-    #expect(Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 1900, height: 1400)) == 2)
-    #expect(Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 900, height: 600)) == 4)
-    #expect(Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 80, height: 50)) == 8)
+    #expect(
+      Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 4000, height: 3000)) == 1
+    )
+    #expect(
+      Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 1900, height: 1400)) == 2
+    )
+    #expect(
+      Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 900, height: 600)) == 4)
+    #expect(
+      Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 80, height: 50)) == 8)
   }
 
   @Test("gravity names accept libvips' spelling")

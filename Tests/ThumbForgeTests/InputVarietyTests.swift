@@ -22,7 +22,8 @@ struct InputVarietyTests {
 
   @Test("EXIF orientations 1–8 give visually identical outputs")
   func orientations() throws {
-    let harness = try RenderHarness(config: "rules: [{ match: \"**\", recipes: [variants, tile, flag] }]\nscales: [1, 2]\n")
+    let harness = try RenderHarness(
+      config: "rules: [{ match: \"**\", recipes: [variants, tile, flag] }]\nscales: [1, 2]\n")
     defer { harness.remove() }
     let upright = try TestImages.photo(width: 600, height: 400)
     for orientation in 1...8 {
@@ -30,8 +31,12 @@ struct InputVarietyTests {
       // The fixture is right: libvips' autorot turns it back into the upright picture.
       let check = try pixels.settingInt("orientation", orientation).autoRotated()
       #expect(check.width == 600 && check.height == 400)
-      #expect(try TestImages.meanDifference(check, upright) == 0, "fixture for orientation \(orientation)")
-      try harness.add(pixels.settingInt("orientation", orientation), as: "O\(orientation)@2x.jpg", format: .jpeg, keepMetadata: true)
+      #expect(
+        try TestImages.meanDifference(check, upright) == 0, "fixture for orientation \(orientation)"
+      )
+      try harness.add(
+        pixels.settingInt("orientation", orientation), as: "O\(orientation)@2x.jpg", format: .jpeg,
+        keepMetadata: true)
     }
     let (_, images, problems) = try harness.render()
     #expect(problems.isEmpty)
@@ -39,14 +44,18 @@ struct InputVarietyTests {
       let ext = recipe == "-flag" ? "png" : "jpg"
       let reference = try #require(images["O1\(recipe).imageset/O1@2x.\(ext)"])
       for orientation in 2...8 {
-        let image = try #require(images["O\(orientation)\(recipe).imageset/O\(orientation)@2x.\(ext)"])
+        let image = try #require(
+          images["O\(orientation)\(recipe).imageset/O\(orientation)@2x.\(ext)"])
         #expect(image.width == reference.width && image.height == reference.height)
-        #expect(try TestImages.meanDifference(image, reference) < 3, "orientation \(orientation) \(recipe)")
+        #expect(
+          try TestImages.meanDifference(image, reference) < 3,
+          "orientation \(orientation) \(recipe)")
       }
     }
   }
 
-  @Test("CMYK JPEG, 16-bit PNG, greyscale and greyscale+alpha become 8-bit sRGB of the right colour")
+  @Test(
+    "CMYK JPEG, 16-bit PNG, greyscale and greyscale+alpha become 8-bit sRGB of the right colour")
   func colourSpaces() throws {
     let harness = try RenderHarness(config: "scales: [1]\nmaster-scale: 1\n")
     defer { harness.remove() }
@@ -70,12 +79,15 @@ struct InputVarietyTests {
     for (name, reference, bands, tolerance) in [
       // libvips' colourspace uses its built-in CMYK path, we use the embedded profile with a
       // perceptual intent: they differ by about 4 on average, plus about 2 of JPEG q82.
-      ("cmyk.imageset/cmyk@1x.jpg", cmykReference, 3, 8.0), ("deep.imageset/deep@1x.png", photo, 3, 1.0),
+      ("cmyk.imageset/cmyk@1x.jpg", cmykReference, 3, 8.0),
+      ("deep.imageset/deep@1x.png", photo, 3, 1.0),
       ("grey.imageset/grey@1x.png", try grey.colourspace(.srgb), 3, 1.0),
       ("greyalpha.imageset/greyalpha@1x.png", try grey.colourspace(.srgb), 4, 1.0),
     ] {
       let image = try #require(images[name])
-      #expect(image.format == .uchar && image.bands == bands, "\(name): \(image.bands) bands \(image.format)")
+      #expect(
+        image.format == .uchar && image.bands == bands,
+        "\(name): \(image.bands) bands \(image.format)")
       #expect(image.interpretation == .srgb, "\(name)")
       let difference = try TestImages.meanDifference(image, reference)
       #expect(difference < tolerance, "\(name): mean difference \(difference)")
@@ -85,7 +97,9 @@ struct InputVarietyTests {
   @Test("alpha is flattened onto the background for JPEG outputs and kept for PNG")
   func alphaHandling() throws {
     let harness = try RenderHarness(
-      config: "rules: [{ match: \"**\", recipes: [variants, tile] }]\nrecipes: { tile: { format: jpeg, background: \"#00FF00\", size: 50 } }\nscales: [1]\nmaster-scale: 1\n")
+      config:
+        "rules: [{ match: \"**\", recipes: [variants, tile] }]\nrecipes: { tile: { format: jpeg, background: \"#00FF00\", size: 50 } }\nscales: [1]\nmaster-scale: 1\n"
+    )
     defer { harness.remove() }
     let square = try VipsImage.solid(width: 100, height: 100, color: [255, 0, 0, 0])
     try harness.add(square, as: "clear.png", format: .png)
@@ -101,7 +115,8 @@ struct InputVarietyTests {
 
   @Test("outputs are byte-identical across runs")
   func determinism() throws {
-    let harness = try RenderHarness(config: "rules: [{ match: \"**\", recipes: [variants, flag, tile, fill] }]\n")
+    let harness = try RenderHarness(
+      config: "rules: [{ match: \"**\", recipes: [variants, flag, tile, fill] }]\n")
     defer { harness.remove() }
     try harness.add(TestImages.photo(width: 900, height: 600), as: "P@3x.jpg", format: .jpeg)
     let engine = try BuildEngine(options: BuildOptions(folder: harness.folder))

@@ -55,8 +55,13 @@ struct NamingTests {
     #expect(assets.map(\.qualifiedName) == ["Flags/Italy", "Photos/Italy"])
     #expect(assets[0].masters.count == 2 && assets[0].darkMasters.count == 1)
     #expect(problems.count == 2)
-    #expect(problems.contains { $0.path == "Icons/Star@2x.png" && $0.reason.contains("Icons/Star@2x.jpg") }
-      || problems.contains { $0.path == "Icons/Star@2x.jpg" && $0.reason.contains("Icons/Star@2x.png") })
+    #expect(
+      problems.contains {
+        $0.path == "Icons/Star@2x.png" && $0.reason.contains("Icons/Star@2x.jpg")
+      }
+        || problems.contains {
+          $0.path == "Icons/Star@2x.jpg" && $0.reason.contains("Icons/Star@2x.png")
+        })
     #expect(problems.contains { $0.reason.contains("Icons/Bad@2x.png") })
   }
 }

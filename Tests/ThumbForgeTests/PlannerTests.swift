@@ -6,11 +6,15 @@ import Vips
 
 @Suite("Planner")
 struct PlannerTests {
-  static func master(_ path: String, _ scale: Int?, _ width: Int, _ height: Int, alpha: Bool = false) -> Master {
+  static func master(
+    _ path: String, _ scale: Int?, _ width: Int, _ height: Int, alpha: Bool = false
+  ) -> Master {
     let ext = String(path.split(separator: ".").last!)
     return Master(
-      path: path, scale: scale, isVector: scale == nil, isDark: path.contains("~dark"), fileExtension: ext,
-      pixelSize: PixelSize(width: width, height: height), hasAlpha: alpha || scale == nil, isPlainSRGB: true,
+      path: path, scale: scale, isVector: scale == nil, isDark: path.contains("~dark"),
+      fileExtension: ext,
+      pixelSize: PixelSize(width: width, height: height), hasAlpha: alpha || scale == nil,
+      isPlainSRGB: true,
       hash: "h-\(path)")
   }
 
@@ -18,11 +22,15 @@ struct PlannerTests {
     group: ["Flags"], name: "Italy",
     masters: [master("Flags/Italy@2x.png", 2, 400, 200), master("Flags/Italy@3x.png", 3, 600, 300)])
   static let photoSource = AssetSource(
-    group: ["Resorts"], name: "les-arcs", masters: [master("Resorts/les-arcs@2x.jpg", 2, 2048, 1024)])
-  static let vectorSource = AssetSource(group: [], name: "Mountain", masters: [master("Mountain.svg", nil, 24, 24)])
+    group: ["Resorts"], name: "les-arcs",
+    masters: [master("Resorts/les-arcs@2x.jpg", 2, 2048, 1024)])
+  static let vectorSource = AssetSource(
+    group: [], name: "Mountain", masters: [master("Mountain.svg", nil, 24, 24)])
 
   func planner(_ yaml: String = "") throws -> Planner {
-    Planner(config: try ConfigLoader.parse(yaml, file: "t.yml"), vipsVersion: "8.14.1", savableFormats: [.png, .jpeg, .webp])
+    Planner(
+      config: try ConfigLoader.parse(yaml, file: "t.yml"), vipsVersion: "8.14.1",
+      savableFormats: [.png, .jpeg, .webp])
   }
 
   @Test("variants: per-scale masters are copied; a photo's 3x would upscale and is skipped")
@@ -45,7 +53,8 @@ struct PlannerTests {
   func vectors() throws {
     let plan = try planner("scales: [1, 2, 3]").plan([Self.vectorSource])
     let set = try #require(plan.jobs.first?.imageSets.first)
-    #expect(set.outputs.map(\.pixelSize) == [1, 2, 3].map { PixelSize(width: 24 * $0, height: 24 * $0) })
+    #expect(
+      set.outputs.map(\.pixelSize) == [1, 2, 3].map { PixelSize(width: 24 * $0, height: 24 * $0) })
     #expect(set.outputs.allSatisfy { $0.mode == .render && $0.format == .png })
   }
 
@@ -60,7 +69,10 @@ struct PlannerTests {
     let italy = try #require(plan.jobs.first { $0.source.name == "Italy" })
     let flag = italy.imageSets[0]
     #expect(flag.folder == "Flags/Italy-flag.imageset")
-    #expect(flag.outputs.map(\.pixelSize) == [PixelSize(width: 80, height: 50), PixelSize(width: 120, height: 75)])
+    #expect(
+      flag.outputs.map(\.pixelSize) == [
+        PixelSize(width: 80, height: 50), PixelSize(width: 120, height: 75),
+      ])
     #expect(flag.outputs[0].resizeTo == PixelSize(width: 100, height: 50))
     #expect(flag.outputs[0].crop == PixelRect(x: 10, y: 0, width: 80, height: 50))
     #expect(flag.outputs.allSatisfy { $0.format == .png && $0.master == "Flags/Italy@3x.png" })
@@ -68,7 +80,10 @@ struct PlannerTests {
     let tile = italy.imageSets[1]
     #expect(tile.outputs.isEmpty && tile.skipped.count == 2)
     let photoTile = try #require(plan.jobs.first { $0.source.name == "les-arcs" }?.imageSets[1])
-    #expect(photoTile.outputs.map(\.pixelSize) == [PixelSize(width: 600, height: 600), PixelSize(width: 900, height: 900)])
+    #expect(
+      photoTile.outputs.map(\.pixelSize) == [
+        PixelSize(width: 600, height: 600), PixelSize(width: 900, height: 900),
+      ])
     #expect(photoTile.outputs.allSatisfy { $0.format == .jpeg })
   }
 
@@ -99,7 +114,8 @@ struct PlannerTests {
 
   @Test("the same imageset name from two groups is an error unless namespaced")
   func nameClash() throws {
-    let other = AssetSource(group: ["Other"], name: "Italy", masters: [Self.master("Other/Italy@2x.png", 2, 400, 200)])
+    let other = AssetSource(
+      group: ["Other"], name: "Italy", masters: [Self.master("Other/Italy@2x.png", 2, 400, 200)])
     let plan = try planner().plan([Self.flagSource, other])
     #expect(plan.jobs.count == 1)
     #expect(plan.problems.count == 1 && plan.problems[0].reason.contains("Flags/Italy@2x.png"))
@@ -111,16 +127,23 @@ struct PlannerTests {
   func recipeHash() throws {
     let a = try planner("rules: [{ match: \"**\", recipes: [flag] }]").plan([Self.flagSource])
     let b = try planner("rules: [{ match: \"**\", recipes: [flag] }]").plan([Self.flagSource])
-    let c = try planner("rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { radius: 4 } }").plan([Self.flagSource])
+    let c = try planner(
+      "rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { radius: 4 } }"
+    ).plan([Self.flagSource])
     #expect(a.jobs[0].imageSets[0].recipeHash == b.jobs[0].imageSets[0].recipeHash)
     #expect(a.jobs[0].imageSets[0].recipeHash != c.jobs[0].imageSets[0].recipeHash)
   }
 
   @Test("centre-aligned strokes grow the canvas by the stroke width")
   func centreStroke() throws {
-    let plan = try planner("rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { stroke-alignment: center } }")
-      .plan([Self.flagSource])
-    #expect(plan.jobs[0].imageSets[0].outputs.map(\.pixelSize) == [PixelSize(width: 82, height: 52), PixelSize(width: 123, height: 78)])
+    let plan = try planner(
+      "rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { stroke-alignment: center } }"
+    )
+    .plan([Self.flagSource])
+    #expect(
+      plan.jobs[0].imageSets[0].outputs.map(\.pixelSize) == [
+        PixelSize(width: 82, height: 52), PixelSize(width: 123, height: 78),
+      ])
   }
 }
 
@@ -128,12 +151,18 @@ struct PlannerTests {
 struct KeptVectorTests {
   @Test("keep-vector ships the SVG as one single-scale image with preserves-vector-representation")
   func keepVector() throws {
-    let config = try ConfigLoader.parse("recipes: { variants: { keep-vector: true } }", file: "t.yml")
-    let plan = Planner(config: config, vipsVersion: "8.14.1", savableFormats: [.png]).plan([PlannerTests.vectorSource])
+    let config = try ConfigLoader.parse(
+      "recipes: { variants: { keep-vector: true } }", file: "t.yml")
+    let plan = Planner(config: config, vipsVersion: "8.14.1", savableFormats: [.png]).plan([
+      PlannerTests.vectorSource
+    ])
     let set = try #require(plan.jobs.first?.imageSets.first)
     #expect(set.outputs.count == 1)
-    #expect(set.outputs[0].fileName == "Mountain.svg" && set.outputs[0].mode == .copy && set.outputs[0].scale == 0)
-    let entry = CatalogWriter(catalog: URL(fileURLWithPath: "/tmp"), config: config).entry(for: set, group: [])
+    #expect(
+      set.outputs[0].fileName == "Mountain.svg" && set.outputs[0].mode == .copy
+        && set.outputs[0].scale == 0)
+    let entry = CatalogWriter(catalog: URL(fileURLWithPath: "/tmp"), config: config).entry(
+      for: set, group: [])
     #expect(
       CatalogContents.imageSet(entry) == """
         {

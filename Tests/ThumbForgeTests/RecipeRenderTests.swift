@@ -10,7 +10,8 @@ struct RecipeRenderTests {
   func flag() throws {
     let harness = try RenderHarness(config: "rules: [{ match: \"**\", recipes: [flag] }]\n")
     defer { harness.remove() }
-    try harness.add(TestImages.photo(width: 600, height: 300), as: "Flags/Testland@3x.png", format: .png)
+    try harness.add(
+      TestImages.photo(width: 600, height: 300), as: "Flags/Testland@3x.png", format: .png)
     let (_, images, problems) = try harness.render()
     #expect(problems.isEmpty)
     for (scale, size) in [(2, (80, 50)), (3, (120, 75))] {
@@ -37,7 +38,8 @@ struct RecipeRenderTests {
           if alpha > 0 && alpha < 255 { partial += 1 }
         }
       }
-      #expect(partial >= radius / 2, "only \(partial) partially transparent corner pixels at @\(scale)x")
+      #expect(
+        partial >= radius / 2, "only \(partial) partially transparent corner pixels at @\(scale)x")
     }
   }
 
@@ -45,7 +47,9 @@ struct RecipeRenderTests {
   func continuousCorners() throws {
     let circular = try RenderHarness(config: "rules: [{ match: \"**\", recipes: [flag] }]\n")
     let continuous = try RenderHarness(
-      config: "rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { corner-style: continuous, stroke-width: 0 } }\n")
+      config:
+        "rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { corner-style: continuous, stroke-width: 0 } }\n"
+    )
     defer {
       circular.remove()
       continuous.remove()
@@ -63,7 +67,9 @@ struct RecipeRenderTests {
   @Test("flag: centre-aligned stroke grows the canvas and keeps the corners clear")
   func centreStroke() throws {
     let harness = try RenderHarness(
-      config: "rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { stroke-alignment: center, scales: [2] } }\n")
+      config:
+        "rules: [{ match: \"**\", recipes: [flag] }]\nrecipes: { flag: { stroke-alignment: center, scales: [2] } }\n"
+    )
     defer { harness.remove() }
     try harness.add(TestImages.photo(width: 600, height: 300), as: "A@3x.png", format: .png)
     let image = try #require(try harness.render().images["A-flag.imageset/A@2x.png"])
@@ -76,7 +82,9 @@ struct RecipeRenderTests {
   @Test("fill equals the matching region of a plain resize")
   func fillMatchesResize() throws {
     let harness = try RenderHarness(
-      config: "rules: [{ match: \"**\", recipes: [fill, tile] }]\nrecipes: { fill: { size: [200, 100], gravity: east } }\n")
+      config:
+        "rules: [{ match: \"**\", recipes: [fill, tile] }]\nrecipes: { fill: { size: [200, 100], gravity: east } }\n"
+    )
     defer { harness.remove() }
     let photo = try TestImages.photo(width: 1200, height: 900)
     try harness.add(photo, as: "P@3x.png", format: .png)
@@ -86,8 +94,10 @@ struct RecipeRenderTests {
         let image = try #require(images[output.path])
         #expect(image.width == output.pixelSize.width && image.height == output.pixelSize.height)
         let crop = try #require(output.crop)
-        let reference = try photo.resize(width: output.resizeTo.width, height: output.resizeTo.height)
-          .crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
+        let reference = try photo.resize(
+          width: output.resizeTo.width, height: output.resizeTo.height
+        )
+        .crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
         #expect(try TestImages.meanDifference(image, reference) < 1.5, "\(output.path)")
       }
     }
@@ -99,12 +109,16 @@ struct RecipeRenderTests {
   @Test("fill with attention gravity gives the exact box")
   func smartFill() throws {
     let harness = try RenderHarness(
-      config: "rules: [{ match: \"**\", recipes: [fill] }]\nrecipes: { fill: { size: [100, 100], gravity: attention } }\n")
+      config:
+        "rules: [{ match: \"**\", recipes: [fill] }]\nrecipes: { fill: { size: [100, 100], gravity: attention } }\n"
+    )
     defer { harness.remove() }
     try harness.add(TestImages.photo(width: 900, height: 450), as: "P@3x.jpg", format: .jpeg)
     let (_, images, problems) = try harness.render()
     #expect(problems.isEmpty)
-    #expect(images["P-fill.imageset/P@2x.jpg"]?.width == 200 && images["P-fill.imageset/P@3x.jpg"]?.height == 300)
+    #expect(
+      images["P-fill.imageset/P@2x.jpg"]?.width == 200
+        && images["P-fill.imageset/P@3x.jpg"]?.height == 300)
   }
 
   @Test("fit never exceeds the box and touches it; pad gives the exact box")

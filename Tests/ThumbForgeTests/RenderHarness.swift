@@ -21,15 +21,20 @@ struct RenderHarness {
   }
 
   /// Saves an image into the folder (creating sub-folders).
-  func add(_ image: VipsImage, as path: String, format: ImageFormat, keepMetadata: Bool = false) throws {
+  func add(_ image: VipsImage, as path: String, format: ImageFormat, keepMetadata: Bool = false)
+    throws
+  {
     let url = folder.appendingPathComponent(path)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try image.save(path: url.path, as: format, options: SaveOptions(quality: 95, stripMetadata: !keepMetadata))
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try image.save(
+      path: url.path, as: format, options: SaveOptions(quality: 95, stripMetadata: !keepMetadata))
   }
 
   func add(text: String, as path: String) throws {
     let url = folder.appendingPathComponent(path)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(text.utf8).write(to: url)
   }
 

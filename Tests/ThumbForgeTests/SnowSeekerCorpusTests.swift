@@ -9,7 +9,8 @@ enum SnowSeekerCorpus {
   static var images: URL? {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { url.deleteLastPathComponent() }
-    let images = url.deletingLastPathComponent().appendingPathComponent("shared/corpus/snowseeker/Images")
+    let images = url.deletingLastPathComponent().appendingPathComponent(
+      "shared/corpus/snowseeker/Images")
     return FileManager.default.fileExists(atPath: images.path) ? images : nil
   }
 }
@@ -40,7 +41,8 @@ struct SnowSeekerCorpusTests {
       let group = name.hasSuffix(".png") ? "Flags" : "Resorts"
       let target = harness.folder.appendingPathComponent(group)
       try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-      try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: target.appendingPathComponent(name))
+      try FileManager.default.copyItem(
+        at: source.appendingPathComponent(name), to: target.appendingPathComponent(name))
     }
     let (plan, images, problems) = try harness.render()
     #expect(problems.isEmpty, "\(problems)")
@@ -50,7 +52,9 @@ struct SnowSeekerCorpusTests {
       for set in job.imageSets {
         for output in set.outputs {
           let image = try #require(images[output.path], "\(output.path) not rendered")
-          #expect(image.width == output.pixelSize.width && image.height == output.pixelSize.height, "\(output.path)")
+          #expect(
+            image.width == output.pixelSize.width && image.height == output.pixelSize.height,
+            "\(output.path)")
           if set.recipe.kind == .flag {
             #expect(image.hasAlpha, "\(output.path)")
             #expect(try image.pixel(x: 0, y: 0)[3] == 0, "\(output.path)")
@@ -62,10 +66,13 @@ struct SnowSeekerCorpusTests {
     // Flags: variants 1x (from 3x) + copies at 2x/3x, flag 2x/3x (80x50, 120x75).
     let canada = try #require(plan.jobs.first { $0.source.name == "Canada" })
     #expect(canada.imageSets[0].outputs.map(\.mode) == [.render, .copy, .copy])
-    #expect(canada.imageSets[1].outputs.map(\.pixelSize) == [40, 80, 120].map { PixelSize(width: $0, height: $0 * 5 / 8) })
+    #expect(
+      canada.imageSets[1].outputs.map(\.pixelSize)
+        == [40, 80, 120].map { PixelSize(width: $0, height: $0 * 5 / 8) })
     // Photos have only a 2x master: their 3x variant is skipped, never upscaled.
     let arcs = try #require(plan.jobs.first { $0.source.name == "les-arcs" })
-    #expect(arcs.imageSets[0].outputs.map(\.scale) == [1, 2] && arcs.imageSets[0].skipped.count == 1)
+    #expect(
+      arcs.imageSets[0].outputs.map(\.scale) == [1, 2] && arcs.imageSets[0].skipped.count == 1)
     // The palette-PNG Canada flag comes out as 8-bit sRGB.
     let canadaFlag = try #require(images["Flags/Canada-flag.imageset/Canada@3x.png"])
     #expect(canadaFlag.format == .uchar && canadaFlag.bands == 4)

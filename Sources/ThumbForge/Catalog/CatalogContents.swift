@@ -44,7 +44,9 @@ public enum CatalogContents {
       // A vector master kept as it is: one universal "Single Scale" slot, as Xcode writes it.
       images.append(["filename": .string(single), "idiom": "universal"])
       if let dark = entry.darkFiles[ImageSetEntry.singleScale] {
-        images.append(["appearances": darkAppearances, "filename": .string(dark), "idiom": "universal"])
+        images.append([
+          "appearances": darkAppearances, "filename": .string(dark), "idiom": "universal",
+        ])
       }
     }
     for scale in scales where entry.files[ImageSetEntry.singleScale] == nil {

@@ -14,7 +14,9 @@ public enum ConfigLoader {
       guard let data = FileManager.default.contents(atPath: url.path),
         let text = String(data: data, encoding: .utf8)
       else {
-        throw ConfigError(file: url.path, line: nil, key: "", message: "cannot read the file (not UTF-8 text or no permission)")
+        throw ConfigError(
+          file: url.path, line: nil, key: "",
+          message: "cannot read the file (not UTF-8 text or no permission)")
       }
       let config = try parse(text, file: url.lastPathComponent)
       try validatePaths(config, folder: folder, file: url.lastPathComponent)
@@ -32,7 +34,9 @@ public enum ConfigLoader {
     do {
       root = try Yams.compose(yaml: text)
     } catch let error as YamlError {
-      throw ConfigError(file: file, line: line(of: error), key: "", message: "not valid YAML (\(summary(of: error)))")
+      throw ConfigError(
+        file: file, line: line(of: error), key: "",
+        message: "not valid YAML (\(summary(of: error)))")
     } catch {
       throw ConfigError(file: file, line: nil, key: "", message: "not valid YAML")
     }
@@ -47,7 +51,9 @@ public enum ConfigLoader {
     if output == input || output.hasPrefix(input + "/") {
       throw ConfigError(
         file: file, line: config.outputLine, key: "output",
-        message: "'\(config.output)' is inside the asset folder and would be read back as input; choose a folder outside it")
+        message:
+          "'\(config.output)' is inside the asset folder and would be read back as input; choose a folder outside it"
+      )
     }
   }
 

@@ -20,7 +20,8 @@ struct ConfigNode {
     var seen = Set<String>()
     for (keyNode, value) in mapping {
       guard let key = keyNode.string else {
-        throw ConfigError(file: file, line: keyNode.mark?.line, key: path, message: "keys must be strings")
+        throw ConfigError(
+          file: file, line: keyNode.mark?.line, key: path, message: "keys must be strings")
       }
       let child = ConfigNode(node: value, file: file, path: path.isEmpty ? key : "\(path).\(key)")
       if let allowed, !allowed.contains(key) {
@@ -29,7 +30,8 @@ struct ConfigNode {
           message: "unknown key (expected one of: \(allowed.sorted().joined(separator: ", ")))")
       }
       if !seen.insert(key).inserted {
-        throw ConfigError(file: file, line: keyNode.mark?.line, key: child.path, message: "duplicate key")
+        throw ConfigError(
+          file: file, line: keyNode.mark?.line, key: child.path, message: "duplicate key")
       }
       result.append((key, child))
     }

@@ -1,5 +1,5 @@
-internal import Yams
 internal import Vips
+internal import Yams
 
 /// Turns a parsed YAML tree into a ``Config``: the key table of the file format.
 struct ConfigReader {
@@ -46,7 +46,11 @@ struct ConfigReader {
         for (name, value) in try node.mapping(allowed: ["variants", "recipe"]) {
           let template = try nonEmpty(value)
           guard template.contains("{asset}") else { throw value.error("must contain {asset}") }
-          if name == "variants" { config.variantsName = template } else { config.recipeName = template }
+          if name == "variants" {
+            config.variantsName = template
+          } else {
+            config.recipeName = template
+          }
         }
       case "rules": rulesNode = node
       case "recipes": recipesNode = node
@@ -64,7 +68,8 @@ struct ConfigReader {
     }
     if let recipesNode {
       for (name, node) in try recipesNode.mapping() {
-        config.recipes[name] = try recipe(named: name, node, base: config.recipes[name], defaults: defaults)
+        config.recipes[name] = try recipe(
+          named: name, node, base: config.recipes[name], defaults: defaults)
       }
     }
     if let rulesNode {
@@ -96,11 +101,14 @@ struct ConfigReader {
     return rules
   }
 
-  private func recipeNames(_ node: ConfigNode, known: [String: Recipe]) throws(ConfigError) -> [String] {
+  private func recipeNames(_ node: ConfigNode, known: [String: Recipe]) throws(ConfigError)
+    -> [String]
+  {
     let names = try node.strings()
     if names.isEmpty { throw node.error("list at least one recipe") }
     for name in names where known[name] == nil {
-      throw node.error("unknown recipe '\(name)' (known: \(known.keys.sorted().joined(separator: ", ")))")
+      throw node.error(
+        "unknown recipe '\(name)' (known: \(known.keys.sorted().joined(separator: ", ")))")
     }
     if Set(names).count != names.count { throw node.error("a recipe is listed twice") }
     return names
@@ -117,7 +125,9 @@ struct ConfigReader {
     } else if let base {
       recipe = base
     } else {
-      throw node.error("a new recipe needs 'kind' (one of: \(RecipeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+      throw node.error(
+        "a new recipe needs 'kind' (one of: \(RecipeKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+      )
     }
     recipe.name = name
     if base == nil || base?.kind != recipe.kind {
@@ -134,7 +144,8 @@ struct ConfigReader {
       case "gravity":
         let text = try value.string()
         guard let gravity = Gravity(name: text) else {
-          throw value.error("'\(text)' is not one of: \(Gravity.allCases.map(\.rawValue).joined(separator: ", "))")
+          throw value.error(
+            "'\(text)' is not one of: \(Gravity.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         recipe.gravity = gravity
       case "pad": recipe.pad = try value.bool()
@@ -157,7 +168,8 @@ struct ConfigReader {
         }
         recipe.templateRenderingIntent = intent
       case "compression-type": recipe.compressionType = try nonEmpty(value)
-      case "preserves-vector-representation": recipe.preservesVectorRepresentation = try value.bool()
+      case "preserves-vector-representation":
+        recipe.preservesVectorRepresentation = try value.bool()
       default: break
       }
     }
@@ -171,7 +183,8 @@ struct ConfigReader {
     if recipe.cornerRadius > short / 2 {
       throw ConfigError(
         file: file, line: node.line, key: "\(node.path).radius",
-        message: "radius \(recipe.cornerRadius) is larger than half the short side (\(short / 2) pt)")
+        message:
+          "radius \(recipe.cornerRadius) is larger than half the short side (\(short / 2) pt)")
     }
     if recipe.strokeWidth > 0 && recipe.strokeWidth * 2 >= short {
       throw ConfigError(

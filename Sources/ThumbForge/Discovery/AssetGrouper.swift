@@ -25,10 +25,14 @@ public enum AssetGrouper {
         continue
       }
       if light.isEmpty {
-        problems += dark.map { Problem(path: $0.path, reason: "dark master without a light (any appearance) master; skipped") }
+        problems += dark.map {
+          Problem(
+            path: $0.path, reason: "dark master without a light (any appearance) master; skipped")
+        }
         continue
       }
-      assets.append(AssetSource(group: bucket.group, name: bucket.name, masters: light, darkMasters: dark))
+      assets.append(
+        AssetSource(group: bucket.group, name: bucket.name, masters: light, darkMasters: dark))
     }
     // Xcode looks images up by name across the catalog: the same name in two groups clashes
     // unless namespaced; that is checked by the planner, which knows the configuration.
@@ -43,7 +47,10 @@ public enum AssetGrouper {
       let slot = master.isVector ? "vector" : "\(master.scale ?? 0)x"
       if let other = bySlot[slot] {
         problems.append(
-          Problem(path: master.path, reason: "conflicts with \(other.path): both are the \(slot) master of one asset; remove one"))
+          Problem(
+            path: master.path,
+            reason:
+              "conflicts with \(other.path): both are the \(slot) master of one asset; remove one"))
       } else {
         bySlot[slot] = master
       }
@@ -60,7 +67,8 @@ public enum AssetGrouper {
       let b = master.pointSize
       if abs(a.width - b.width) > 1 || abs(a.height - b.height) > 1 {
         problems.append(
-          Problem(path: master.path, reason: "conflicts with \(first.path): \(b) vs \(a) in points"))
+          Problem(path: master.path, reason: "conflicts with \(first.path): \(b) vs \(a) in points")
+        )
       }
     }
     return problems

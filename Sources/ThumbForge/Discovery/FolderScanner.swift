@@ -24,14 +24,18 @@ public enum FolderScanner {
     func walk(_ path: String, relative: String) {
       let real = (path as NSString).resolvingSymlinksInPath
       guard visited.insert(real).inserted else {
-        problems.append(Problem(path: relative, reason: "symbolic link loop (already visited \(real)); skipped"))
+        problems.append(
+          Problem(path: relative, reason: "symbolic link loop (already visited \(real)); skipped"))
         return
       }
       let names: [String]
       do {
         names = try FileManager.default.contentsOfDirectory(atPath: path)
       } catch {
-        problems.append(Problem(path: relative.isEmpty ? "." : relative, reason: "cannot read folder (permission denied or unreadable); skipped"))
+        problems.append(
+          Problem(
+            path: relative.isEmpty ? "." : relative,
+            reason: "cannot read folder (permission denied or unreadable); skipped"))
         return
       }
       for name in names.sorted() where !name.hasPrefix(".") {
@@ -40,14 +44,16 @@ public enum FolderScanner {
         if skippedPaths.contains(child) { continue }
         var info = stat()
         guard stat(child, &info) == 0 else {
-          problems.append(Problem(path: childRelative, reason: "cannot read (broken link or no permission)"))
+          problems.append(
+            Problem(path: childRelative, reason: "cannot read (broken link or no permission)"))
           continue
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
           walk(child, relative: childRelative)
         } else if (info.st_mode & S_IFMT) == S_IFREG {
           let nanos = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-          files.append(ScannedFile(relativePath: childRelative, byteSize: Int(info.st_size), modified: nanos))
+          files.append(
+            ScannedFile(relativePath: childRelative, byteSize: Int(info.st_size), modified: nanos))
         }
       }
     }

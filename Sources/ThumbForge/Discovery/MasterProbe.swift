@@ -30,13 +30,16 @@ public enum MasterProbe {
     do {
       hash = try ContentHash.ofFile(at: path)
     } catch {
-      return .failure(Problem(path: file.relativePath, reason: "cannot read the file (permission denied)"))
+      return .failure(
+        Problem(path: file.relativePath, reason: "cannot read the file (permission denied)"))
     }
     let image: VipsImage
     do {
       image = try VipsImage.load(path: path)
     } catch {
-      return .failure(Problem(path: file.relativePath, reason: ErrorWording.describe(error, byteSize: file.byteSize)))
+      return .failure(
+        Problem(
+          path: file.relativePath, reason: ErrorWording.describe(error, byteSize: file.byteSize)))
     }
     let rotated = image.orientation >= 5
     let result = ProbeResult(
@@ -57,7 +60,9 @@ public enum MasterProbe {
       return .failure(
         Problem(
           path: file.relativePath,
-          reason: "image is \(result.width)x\(result.height) (\(Int(megapixels.rounded())) MP), over the limit of \(limit) pixels (limit-input-pixels)"))
+          reason:
+            "image is \(result.width)x\(result.height) (\(Int(megapixels.rounded())) MP), over the limit of \(limit) pixels (limit-input-pixels)"
+        ))
     }
     return .success(result)
   }

@@ -69,6 +69,7 @@ public enum RoundedRectPath {
   static func n(_ value: Double) -> String {
     let rounded = (value * 10_000).rounded() / 10_000
     if rounded == rounded.rounded() { return String(Int(rounded)) }
-    return String(format: "%.4f", rounded).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+    return String(format: "%.4f", rounded).replacingOccurrences(
+      of: #"0+$"#, with: "", options: .regularExpression)
   }
 }

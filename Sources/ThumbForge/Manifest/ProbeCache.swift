@@ -37,6 +37,8 @@ public struct FileStamp: Codable, Sendable, Equatable {
   public static func current(at path: String) -> (byteSize: Int, modified: Int64)? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    return (
+      Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    )
   }
 }

@@ -9,7 +9,9 @@ public struct BuildEngine: Sendable {
   public var workspace: Workspace
   public var cancellation: CancellationFlag
 
-  public init(options: BuildOptions, cancellation: CancellationFlag = CancellationFlag()) throws(ConfigError) {
+  public init(options: BuildOptions, cancellation: CancellationFlag = CancellationFlag())
+    throws(ConfigError)
+  {
     self.options = options
     self.workspace = try Workspace.resolve(options)
     self.cancellation = cancellation
@@ -19,7 +21,10 @@ public struct BuildEngine: Sendable {
   /// (measured fastest on 2 cores; see the README).
   public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-  var width: Int { options.jobs ?? (workspace.config.concurrency > 0 ? workspace.config.concurrency : Self.defaultJobs) }
+  var width: Int {
+    options.jobs
+      ?? (workspace.config.concurrency > 0 ? workspace.config.concurrency : Self.defaultJobs)
+  }
 
   /// Discovers and plans without rendering (for `--dry-run`).
   public func plan() -> BuildPlan {
@@ -32,7 +37,9 @@ public struct BuildEngine: Sendable {
   }
 
   /// Runs the build (or, with `checkOnly`, only compares).
-  public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws -> BuildReport {
+  public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws
+    -> BuildReport
+  {
     configureVips()
     var report = BuildReport()
     report.catalog = workspace.catalog.path
@@ -41,7 +48,11 @@ public struct BuildEngine: Sendable {
     do {
       manifest = try ManifestStore.read(at: workspace.manifest)
     } catch {
-      throw ConfigError(file: workspace.manifest.path, line: nil, key: "", message: "manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to rebuild from scratch")
+      throw ConfigError(
+        file: workspace.manifest.path, line: nil, key: "",
+        message:
+          "manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to rebuild from scratch"
+      )
     }
     if !options.checkOnly { AtomicFile.sweep(folder: workspace.catalog.path) }
     var cache = ProbeCache.read(at: workspace.cache)
@@ -57,7 +68,8 @@ public struct BuildEngine: Sendable {
     }
     let pending = PendingList(url: pendingURL)
     var outcome = Staleness(
-      workspace: workspace, manifest: manifest, cache: cache, force: options.force, regenerate: regenerate,
+      workspace: workspace, manifest: manifest, cache: cache, force: options.force,
+      regenerate: regenerate,
       pending: pending.read(), adopt: options.adopt
     ).evaluate(plan: plan, unusable: found.unusable)
     if !regenerate.isEmpty {
@@ -65,7 +77,8 @@ public struct BuildEngine: Sendable {
       let matches = { (job: Job) in
         regenerate.contains { $0.matches(job.source.qualifiedName) || $0.matches(job.source.name) }
       }
-      let old = Dictionary((manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
+      let old = Dictionary(
+        (manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
       for decision in outcome.toRender where !matches(plan.jobs[decision.jobIndex]) {
         if let entry = old[decision.set.folder] { outcome.kept.append(entry) }
       }
@@ -73,19 +86,26 @@ public struct BuildEngine: Sendable {
       outcome.kept += outcome.orphans
       outcome.orphans = []
       for (pattern, glob) in zip(options.regenerate, regenerate)
-      where !plan.jobs.contains(where: { glob.matches($0.source.qualifiedName) || glob.matches($0.source.name) }) {
+      where !plan.jobs.contains(where: {
+        glob.matches($0.source.qualifiedName) || glob.matches($0.source.name)
+      }) {
         report.problems.append(Problem(path: pattern, reason: "no asset matches this name"))
       }
     }
     report.problems += outcome.foreign
     report.skipped = plan.jobs.reduce(0) { $0 + $1.imageSets.reduce(0) { $0 + $1.skipped.count } }
-    report.warnings = plan.jobs.flatMap { job in job.imageSets.flatMap { set in (set.warnings + set.skipped).map { "\(set.folder): \($0)" } } }
+    report.warnings = plan.jobs.flatMap { job in
+      job.imageSets.flatMap { set in (set.warnings + set.skipped).map { "\(set.folder): \($0)" } }
+    }
     report.unchanged = outcome.upToDate.reduce(0) { $0 + $1.set.outputs.count }
     for problem in report.problems { onEvent(.problem(problem)) }
 
     if options.checkOnly {
-      report.stale = (outcome.toRender.flatMap { $0.reasons }
-        + outcome.orphans.map { StaleItem(kind: .orphaned, path: $0.folder, detail: "its source is gone") }).sorted()
+      report.stale =
+        (outcome.toRender.flatMap { $0.reasons }
+        + outcome.orphans.map {
+          StaleItem(kind: .orphaned, path: $0.folder, detail: "its source is gone")
+        }).sorted()
       report.problems.sort()
       return report
     }
@@ -98,27 +118,36 @@ public struct BuildEngine: Sendable {
     let byJob = Dictionary(grouping: outcome.toRender, by: { $0.jobIndex })
     let jobIndices = byJob.keys.sorted()
     let total = jobIndices.count
-    onEvent(.started(jobs: total, outputs: outcome.toRender.reduce(0) { $0 + $1.set.outputs.count }))
+    onEvent(
+      .started(jobs: total, outputs: outcome.toRender.reduce(0) { $0 + $1.set.outputs.count }))
     for warning in report.warnings { onEvent(.warning(warning)) }
     try pending.write(Set(outcome.toRender.map { $0.set.folder }))
     let renderer = Renderer(folder: workspace.folder, failOn: workspace.config.failOn)
-    let previous = Dictionary((manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
+    let previous = Dictionary(
+      (manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     let done = Atomic<Int>(0)
-    let parallelResults = WorkQueue(width: width).run(jobIndices, cancellation: cancellation) { index in
-      Self.renderJob(plan.jobs[index], sets: byJob[index]!.map { $0.set }, renderer: renderer, writer: writer, previous: previous)
+    let parallelResults = WorkQueue(width: width).run(jobIndices, cancellation: cancellation) {
+      index in
+      Self.renderJob(
+        plan.jobs[index], sets: byJob[index]!.map { $0.set }, renderer: renderer, writer: writer,
+        previous: previous)
     } completed: { index, result in
       let count = done.add(1, ordering: .relaxed).newValue
-      onEvent(.jobFinished(asset: plan.jobs[jobIndices[index]].source.qualifiedName, done: count, total: total))
+      onEvent(
+        .jobFinished(
+          asset: plan.jobs[jobIndices[index]].source.qualifiedName, done: count, total: total))
     }
     report.cancelled = cancellation.isCancelled
     // libvips' error buffer is process-wide: jobs failing at the same moment can swap or lose
     // messages. Render failed jobs again, one at a time, for their own reasons.
     var results = parallelResults
-    for (position, result) in results.enumerated() where result.map({ !$0.problems.isEmpty }) == true {
+    for (position, result) in results.enumerated()
+    where result.map({ !$0.problems.isEmpty }) == true {
       let index = jobIndices[position]
       let written = Set(result!.entries.map(\.folder))
       let again = Self.renderJob(
-        plan.jobs[index], sets: byJob[index]!.map { $0.set }.filter { !written.contains($0.folder) },
+        plan.jobs[index],
+        sets: byJob[index]!.map { $0.set }.filter { !written.contains($0.folder) },
         renderer: renderer, writer: writer, previous: previous)
       results[position] = JobOutcome(
         entries: result!.entries + again.entries, rendered: result!.rendered + again.rendered,
@@ -133,7 +162,9 @@ public struct BuildEngine: Sendable {
     var entries: [String: ManifestImageSet] = [:]
     for item in outcome.upToDate { entries[item.set.folder] = item.entry }
     for entry in outcome.kept { entries[entry.folder] = entry }
-    for decision in outcome.toRender { if let old = previous[decision.set.folder] { entries[decision.set.folder] = old } }
+    for decision in outcome.toRender {
+      if let old = previous[decision.set.folder] { entries[decision.set.folder] = old }
+    }
     for result in results.compactMap({ $0 }) {
       for entry in result.entries { entries[entry.folder] = entry }
       report.rendered += result.rendered
@@ -143,25 +174,35 @@ public struct BuildEngine: Sendable {
     let groups = Set(entries.values.map(\.group).filter { !$0.isEmpty })
     let ownedGroups = Set(manifest?.groups ?? [])
     let written = try writer.writeFolders(groups: groups, owned: ownedGroups)
-    let usedGroups = Set(groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } })
+    let usedGroups = Set(
+      groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } })
     writer.removeGroups(ownedGroups.subtracting(usedGroups))
     let newManifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
-      catalog: workspace.catalogRelativeToManifest, groups: Array(written.union(ownedGroups.intersection(usedGroups))),
+      catalog: workspace.catalogRelativeToManifest,
+      groups: Array(written.union(ownedGroups.intersection(usedGroups))),
       imageSets: Array(entries.values))
     try ManifestStore.write(newManifest, to: workspace.manifest)
     pending.clear()
-    if let swiftFile = workspace.swiftFile { try writeAccessors(newManifest, to: swiftFile, plan: plan) }
+    if let swiftFile = workspace.swiftFile {
+      try writeAccessors(newManifest, to: swiftFile, plan: plan)
+    }
     cache.outputs = outcome.stamps
     for entry in newManifest.imageSets {
       for output in entry.outputs where cache.outputs[output.path] == nil {
-        if let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(output.path).path) {
-          cache.outputs[output.path] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: output.hash)
+        if let stat = FileStamp.current(
+          at: workspace.catalog.appendingPathComponent(output.path).path)
+        {
+          cache.outputs[output.path] = FileStamp(
+            byteSize: stat.byteSize, modified: stat.modified, hash: output.hash)
         }
       }
       let contents = entry.folder + "/Contents.json"
-      if cache.outputs[contents] == nil, let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(contents).path) {
-        cache.outputs[contents] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: entry.contentsHash)
+      if cache.outputs[contents] == nil,
+        let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(contents).path)
+      {
+        cache.outputs[contents] = FileStamp(
+          byteSize: stat.byteSize, modified: stat.modified, hash: entry.contentsHash)
       }
     }
     try? cache.write(to: workspace.cache)
@@ -184,7 +225,8 @@ public struct BuildEngine: Sendable {
     let work = sets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
     let result = renderer.render(work, masters: job.source.masters + job.source.darkMasters)
     outcome.problems = result.problems
-    let byPath = Dictionary(result.files.map { ($0.output.path, $0) }, uniquingKeysWith: { a, _ in a })
+    let byPath = Dictionary(
+      result.files.map { ($0.output.path, $0) }, uniquingKeysWith: { a, _ in a })
     for set in sets {
       let files = set.outputs.compactMap { byPath[$0.path] }
       guard files.count == set.outputs.count else {
@@ -192,22 +234,28 @@ public struct BuildEngine: Sendable {
         continue
       }
       do {
-        outcome.entries.append(try writer.write(set: set, source: job.source, files: files, previous: previous[set.folder]))
+        outcome.entries.append(
+          try writer.write(
+            set: set, source: job.source, files: files, previous: previous[set.folder]))
         outcome.rendered += files.count
       } catch {
         outcome.failed += files.count
-        outcome.problems.append(Problem(path: set.folder, reason: "cannot write: \(error.localizedDescription)"))
+        outcome.problems.append(
+          Problem(path: set.folder, reason: "cannot write: \(error.localizedDescription)"))
       }
     }
     return outcome
   }
 
   private var pendingURL: URL {
-    workspace.manifest.deletingLastPathComponent().appendingPathComponent(".thumbforge-pending.json")
+    workspace.manifest.deletingLastPathComponent().appendingPathComponent(
+      ".thumbforge-pending.json")
   }
 
   private var configHash: String {
-    guard let file = workspace.configFile, let data = FileManager.default.contents(atPath: file.path) else { return "" }
+    guard let file = workspace.configFile,
+      let data = FileManager.default.contents(atPath: file.path)
+    else { return "" }
     return ContentHash.of(data)
   }
 
@@ -225,10 +273,17 @@ public struct BuildEngine: Sendable {
 
   private func writeAccessors(_ manifest: Manifest, to url: URL, plan: BuildPlan) throws {
     let entries = manifest.imageSets.map { set in
-      ImageSetEntry(group: set.group, name: (set.folder as NSString).lastPathComponent.replacingOccurrences(of: ".imageset", with: ""), files: [:])
+      ImageSetEntry(
+        group: set.group,
+        name: (set.folder as NSString).lastPathComponent.replacingOccurrences(
+          of: ".imageset", with: ""), files: [:])
     }
-    let namespaced: Set<[String]> = workspace.config.providesNamespace
-      ? Set(manifest.imageSets.flatMap { set in set.group.indices.map { Array(set.group.prefix($0 + 1)) } }) : []
+    let namespaced: Set<[String]> =
+      workspace.config.providesNamespace
+      ? Set(
+        manifest.imageSets.flatMap { set in
+          set.group.indices.map { Array(set.group.prefix($0 + 1)) }
+        }) : []
     let text = SwiftAccessorGenerator.generate(entries: entries, namespacedGroups: namespaced)
     if (try? String(contentsOf: url, encoding: .utf8)) != text {
       try AtomicFile.write(Array(text.utf8), to: url.path)
@@ -242,7 +297,9 @@ struct PendingList {
   let url: URL
 
   func read() -> Set<String> {
-    guard let data = try? Data(contentsOf: url), let list = try? JSONDecoder().decode([String].self, from: data) else {
+    guard let data = try? Data(contentsOf: url),
+      let list = try? JSONDecoder().decode([String].self, from: data)
+    else {
       return []
     }
     return Set(list).union(list.isEmpty ? [] : [])

@@ -11,7 +11,11 @@ struct CatalogWriter: Sendable {
     var files: [Int: String] = [:]
     var dark: [Int: String] = [:]
     for output in set.outputs {
-      if output.isDark { dark[output.scale] = output.fileName } else { files[output.scale] = output.fileName }
+      if output.isDark {
+        dark[output.scale] = output.fileName
+      } else {
+        files[output.scale] = output.fileName
+      }
     }
     return ImageSetEntry(
       group: group, name: set.name, files: files, darkFiles: dark,
@@ -30,20 +34,26 @@ struct CatalogWriter: Sendable {
       try AtomicFile.write(file.bytes, to: catalog.appendingPathComponent(file.output.path).path)
     }
     let contents = Array(CatalogContents.imageSet(entry(for: set, group: source.group)).utf8)
-    try AtomicFile.write(contents, to: catalog.appendingPathComponent(set.folder + "/Contents.json").path)
+    try AtomicFile.write(
+      contents, to: catalog.appendingPathComponent(set.folder + "/Contents.json").path)
     let written = Set(files.map(\.output.path))
     for old in previous?.outputs ?? [] where !written.contains(old.path) {
       try? FileManager.default.removeItem(at: catalog.appendingPathComponent(old.path))
     }
     return ManifestImageSet(
-      asset: source.qualifiedName, group: source.group, recipe: set.recipe.name, recipeHash: set.recipeHash,
+      asset: source.qualifiedName, group: source.group, recipe: set.recipe.name,
+      recipeHash: set.recipeHash,
       folder: set.folder, contentsHash: ContentHash.of(contents),
-      sources: (source.masters + source.darkMasters).map { ManifestSource(path: $0.path, hash: $0.hash) }
-        .sorted { $0.path < $1.path },
+      sources: (source.masters + source.darkMasters).map {
+        ManifestSource(path: $0.path, hash: $0.hash)
+      }
+      .sorted { $0.path < $1.path },
       outputs: files.map { file in
         ManifestOutput(
-          path: file.output.path, scale: file.output.scale, appearance: file.output.isDark ? "dark" : nil,
-          width: file.output.pixelSize.width, height: file.output.pixelSize.height, bytes: file.bytes.count,
+          path: file.output.path, scale: file.output.scale,
+          appearance: file.output.isDark ? "dark" : nil,
+          width: file.output.pixelSize.width, height: file.output.pixelSize.height,
+          bytes: file.bytes.count,
           hash: file.hash, crop: file.output.crop)
       }.sorted { $0.path < $1.path },
       warnings: set.warnings, skipped: set.skipped)
@@ -53,7 +63,9 @@ struct CatalogWriter: Sendable {
   func remove(_ entry: ManifestImageSet) -> Int {
     var removed = 0
     for path in entry.outputs.map(\.path) + [entry.folder + "/Contents.json"] {
-      if (try? FileManager.default.removeItem(at: catalog.appendingPathComponent(path))) != nil { removed += 1 }
+      if (try? FileManager.default.removeItem(at: catalog.appendingPathComponent(path))) != nil {
+        removed += 1
+      }
     }
     removeIfEmpty(catalog.appendingPathComponent(entry.folder))
     return removed
@@ -92,7 +104,8 @@ struct CatalogWriter: Sendable {
   }
 
   func removeIfEmpty(_ folder: URL) {
-    if let items = try? FileManager.default.contentsOfDirectory(atPath: folder.path), items.isEmpty {
+    if let items = try? FileManager.default.contentsOfDirectory(atPath: folder.path), items.isEmpty
+    {
       try? FileManager.default.removeItem(at: folder)
     }
   }

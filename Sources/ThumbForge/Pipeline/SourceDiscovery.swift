@@ -21,14 +21,17 @@ public enum SourceDiscovery {
     let folder = workspace.folder
     let limit = config.limitInputPixels
     let probed = WorkQueue(width: width).run(candidates) { file, _ in
-      MasterProbe.probe(file: file, folder: folder, limitInputPixels: limit, cached: cache.sources[file.relativePath])
+      MasterProbe.probe(
+        file: file, folder: folder, limitInputPixels: limit,
+        cached: cache.sources[file.relativePath])
     }
     // libvips' error buffer is shared by every thread, so two files failing at once can swap
     // messages; probe the failures again one at a time for their own reasons.
     var outcomes = probed
     for (index, (file, _)) in candidates.enumerated() {
       if case .failure = outcomes[index] {
-        outcomes[index] = MasterProbe.probe(file: file, folder: folder, limitInputPixels: limit, cached: nil)
+        outcomes[index] = MasterProbe.probe(
+          file: file, folder: folder, limitInputPixels: limit, cached: nil)
       }
     }
     var masters: [Master] = []
@@ -40,7 +43,8 @@ public enum SourceDiscovery {
         newCache[file.relativePath] = result
         masters.append(
           Master(
-            path: file.relativePath, scale: name.isVector ? nil : (name.scale ?? config.masterScale),
+            path: file.relativePath,
+            scale: name.isVector ? nil : (name.scale ?? config.masterScale),
             isVector: name.isVector, isDark: name.isDark, fileExtension: name.fileExtension,
             pixelSize: PixelSize(width: result.width, height: result.height),
             hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,

@@ -30,32 +30,52 @@ struct Staleness {
 
   func evaluate(plan: BuildPlan, unusable: Set<String>) -> Outcome {
     var outcome = Outcome()
-    let old = Dictionary((manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
+    let old = Dictionary(
+      (manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     var planned = Set<String>()
     for (index, job) in plan.jobs.enumerated() {
-      let sources = (job.source.masters + job.source.darkMasters).map { ManifestSource(path: $0.path, hash: $0.hash) }
-        .sorted { $0.path < $1.path }
-      let forced = force || regenerate.contains { $0.matches(job.source.qualifiedName) || $0.matches(job.source.name) }
+      let sources = (job.source.masters + job.source.darkMasters).map {
+        ManifestSource(path: $0.path, hash: $0.hash)
+      }
+      .sorted { $0.path < $1.path }
+      let forced =
+        force
+        || regenerate.contains {
+          $0.matches(job.source.qualifiedName) || $0.matches(job.source.name)
+        }
       for set in job.imageSets {
         planned.insert(set.folder)
         guard let entry = old[set.folder] else {
-          let onDisk = FileManager.default.fileExists(atPath: workspace.catalog.appendingPathComponent(set.folder).path)
+          let onDisk = FileManager.default.fileExists(
+            atPath: workspace.catalog.appendingPathComponent(set.folder).path)
           if onDisk && !adopt && !pending.contains(set.folder) {
             outcome.foreign.append(
-              Problem(path: set.folder, reason: "exists in the catalog but was not made by ThumbForge; not overwritten (remove or rename it, or run with --adopt)"))
+              Problem(
+                path: set.folder,
+                reason:
+                  "exists in the catalog but was not made by ThumbForge; not overwritten (remove or rename it, or run with --adopt)"
+              ))
             continue
           }
-          outcome.toRender.append(Decision(jobIndex: index, set: set, reasons: [StaleItem(kind: .missing, path: set.folder, detail: "not built yet")]))
+          outcome.toRender.append(
+            Decision(
+              jobIndex: index, set: set,
+              reasons: [StaleItem(kind: .missing, path: set.folder, detail: "not built yet")]))
           continue
         }
         var reasons: [StaleItem] = []
         if forced { reasons.append(StaleItem(kind: .stale, path: set.folder, detail: "forced")) }
         if entry.recipeHash != set.recipeHash {
-          reasons.append(StaleItem(kind: .stale, path: set.folder, detail: "recipe, configuration or tool version changed"))
+          reasons.append(
+            StaleItem(
+              kind: .stale, path: set.folder,
+              detail: "recipe, configuration or tool version changed"))
         }
         if entry.sources != sources {
           let changed = sources.filter { !entry.sources.contains($0) }.map(\.path)
-          let detail = changed.isEmpty ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
+          let detail =
+            changed.isEmpty
+            ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
           reasons.append(StaleItem(kind: .stale, path: set.folder, detail: detail))
         }
         reasons += fileDifferences(entry, stamps: &outcome.stamps)
@@ -77,7 +97,9 @@ struct Staleness {
   }
 
   /// Outputs and `Contents.json` missing or changed on disk since the manifest recorded them.
-  private func fileDifferences(_ entry: ManifestImageSet, stamps: inout [String: FileStamp]) -> [StaleItem] {
+  private func fileDifferences(_ entry: ManifestImageSet, stamps: inout [String: FileStamp])
+    -> [StaleItem]
+  {
     var items: [StaleItem] = []
     let contents = entry.folder + "/Contents.json"
     let files = entry.outputs.map { ($0.path, $0.hash) } + [(contents, entry.contentsHash)]
@@ -88,14 +110,17 @@ struct Staleness {
         continue
       }
       let actual: String
-      if let cached = cache.outputs[path], cached.byteSize == stat.byteSize, cached.modified == stat.modified {
+      if let cached = cache.outputs[path], cached.byteSize == stat.byteSize,
+        cached.modified == stat.modified
+      {
         actual = cached.hash
       } else {
         actual = (try? ContentHash.ofFile(at: full)) ?? ""
       }
       stamps[path] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: actual)
       if actual != hash {
-        items.append(StaleItem(kind: .modified, path: path, detail: "changed by hand since it was built"))
+        items.append(
+          StaleItem(kind: .modified, path: path, detail: "changed by hand since it was built"))
       }
     }
     return items

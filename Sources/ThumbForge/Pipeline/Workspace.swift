@@ -15,22 +15,29 @@ public struct Workspace: Sendable {
   public static func resolve(_ options: BuildOptions) throws(ConfigError) -> Workspace {
     let folder = options.folder.standardizedFileURL
     var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue
+    guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder),
+      isFolder.boolValue
     else {
       throw ConfigError(file: folder.path, line: nil, key: "", message: "no such asset folder")
     }
     let (config, file) = try ConfigLoader.load(folder: folder, explicit: options.configFile)
-    let catalog = options.output?.standardizedFileURL
+    let catalog =
+      options.output?.standardizedFileURL
       ?? URL(fileURLWithPath: config.output, relativeTo: folder).standardizedFileURL
     if options.output != nil {
       let input = folder.path
       if catalog.path == input || catalog.path.hasPrefix(input + "/") {
-        throw ConfigError(file: "--output", line: nil, key: "", message: "'\(catalog.path)' is inside the asset folder and would be read back as input")
+        throw ConfigError(
+          file: "--output", line: nil, key: "",
+          message: "'\(catalog.path)' is inside the asset folder and would be read back as input")
       }
     }
-    let manifest = config.manifest.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
+    let manifest =
+      config.manifest.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
       ?? catalog.deletingLastPathComponent().appendingPathComponent("manifest.json")
-    let swift = options.swiftFile ?? config.swift.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
+    let swift =
+      options.swiftFile
+      ?? config.swift.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
     return Workspace(
       folder: folder, config: config, configFile: file, catalog: catalog, manifest: manifest,
       cache: manifest.deletingLastPathComponent().appendingPathComponent(".thumbforge-cache.json"),

@@ -67,5 +67,7 @@ public struct BuildPlan: Sendable {
   }
 
   /// Every planned output count.
-  public var outputCount: Int { jobs.reduce(0) { $0 + $1.imageSets.reduce(0) { $0 + $1.outputs.count } } }
+  public var outputCount: Int {
+    jobs.reduce(0) { $0 + $1.imageSets.reduce(0) { $0 + $1.outputs.count } }
+  }
 }

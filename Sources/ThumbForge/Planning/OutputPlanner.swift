@@ -16,7 +16,8 @@ struct OutputPlanner {
     let largest = masters.filter { !$0.isVector }.max { $0.pixelSize.area < $1.pixelSize.area }
     let slot = "@\(scale)x\(dark ? " (dark)" : "")"
     if recipe.kind == .variants {
-      return variant(masters: masters, vector: vector, largest: largest, scale: scale, dark: dark, slot: slot)
+      return variant(
+        masters: masters, vector: vector, largest: largest, scale: scale, dark: dark, slot: slot)
     }
     guard let master = vector ?? largest else { return .skipped("\(slot): no master") }
     let box = recipe.size.pixels(scale: scale)
@@ -34,7 +35,9 @@ struct OutputPlanner {
       factor = Geometry.fillScale(reference, covering: box)
       resized = Geometry.fillSize(reference, covering: box)
       pixelSize = box
-      if !recipe.gravity.isSmart { crop = Geometry.cropRect(resized, to: box, gravity: recipe.gravity) }
+      if !recipe.gravity.isSmart {
+        crop = Geometry.cropRect(resized, to: box, gravity: recipe.gravity)
+      }
       if recipe.kind == .flag && recipe.strokeAlignment == .center && recipe.strokeWidth > 0 {
         let grow = Int((recipe.strokeWidth * Double(scale)).rounded())
         pixelSize = PixelSize(width: box.width + grow, height: box.height + grow)
@@ -42,7 +45,8 @@ struct OutputPlanner {
     }
     var warning: String?
     if !master.isVector && factor > 1.0001 {
-      let text = "\(slot): enlarges \(master.path) (\(master.pixelSize)) by \(String(format2(factor)))x to \(resized)"
+      let text =
+        "\(slot): enlarges \(master.path) (\(master.pixelSize)) by \(String(format2(factor)))x to \(resized)"
       switch recipe.upscale {
       case .never: return .skipped(text + "; skipped (upscale: never)")
       case .warn: warning = text
@@ -51,7 +55,9 @@ struct OutputPlanner {
     }
     _ = resized
     return .output(
-      make(master: master, scale: scale, dark: dark, pixelSize: pixelSize, resizeTo: resized, crop: crop,
+      make(
+        master: master, scale: scale, dark: dark, pixelSize: pixelSize, resizeTo: resized,
+        crop: crop,
         mode: .render, hasAlpha: recipe.alwaysHasAlpha || master.hasAlpha,
         upscale: (!master.isVector && factor > 1.0001) ? factor : nil),
       warning: warning)
@@ -62,7 +68,8 @@ struct OutputPlanner {
     let fileName = "\(asset)\(dark ? "~dark" : "").\(master.fileExtension)"
     return PlannedOutput(
       scale: 0, isDark: dark, pixelSize: master.pixelSize, resizeTo: master.pixelSize, crop: nil,
-      master: master.path, mode: .copy, format: .png, fileName: fileName, path: folder + "/" + fileName,
+      master: master.path, mode: .copy, format: .png, fileName: fileName,
+      path: folder + "/" + fileName,
       upscale: nil)
   }
 
@@ -75,13 +82,16 @@ struct OutputPlanner {
       let mode: OutputMode =
         sameFormat && exact.isPlainSRGB && !recipe.keepMetadata ? .copy : .reencode
       return .output(
-        make(master: exact, scale: scale, dark: dark, pixelSize: exact.pixelSize, resizeTo: exact.pixelSize,
+        make(
+          master: exact, scale: scale, dark: dark, pixelSize: exact.pixelSize,
+          resizeTo: exact.pixelSize,
           crop: nil, mode: mode, hasAlpha: exact.hasAlpha, upscale: nil), warning: nil)
     }
     if let vector {
       let size = vector.pointSize.pixels(scale: scale)
       return .output(
-        make(master: vector, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
+        make(
+          master: vector, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
           mode: .render, hasAlpha: true, upscale: nil), warning: nil)
     }
     guard let largest else { return .skipped("\(slot): no master") }
@@ -89,10 +99,12 @@ struct OutputPlanner {
     let size = point.pixels(scale: scale)
     if size.width > largest.pixelSize.width || size.height > largest.pixelSize.height {
       return .skipped(
-        "\(slot): would enlarge \(largest.path) (\(largest.pixelSize)) to \(size); slot left empty (Xcode falls back to another scale)")
+        "\(slot): would enlarge \(largest.path) (\(largest.pixelSize)) to \(size); slot left empty (Xcode falls back to another scale)"
+      )
     }
     return .output(
-      make(master: largest, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
+      make(
+        master: largest, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
         mode: .render, hasAlpha: largest.hasAlpha, upscale: nil), warning: nil)
   }
 
@@ -110,7 +122,9 @@ struct OutputPlanner {
 
   /// `auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, else JPEG.
   func outputFormat(master: Master, hasAlpha: Bool) -> ImageFormat {
-    if recipe.kind == .flag { return recipe.format == .auto ? .png : ImageFormat(rawValue: recipe.format.rawValue) ?? .png }
+    if recipe.kind == .flag {
+      return recipe.format == .auto ? .png : ImageFormat(rawValue: recipe.format.rawValue) ?? .png
+    }
     switch recipe.format {
     case .auto:
       if hasAlpha || ["png", "svg", "pdf", "gif"].contains(master.fileExtension) { return .png }

@@ -25,18 +25,26 @@ public struct Planner: Sendable {
       for name in names {
         guard let recipe = config.recipes[name] else { continue }
         let setName = config.imageSetName(asset: source.name, recipe: name)
-        let lookup = config.providesNamespace ? (source.group + [setName]).joined(separator: "/") : setName
+        let lookup =
+          config.providesNamespace ? (source.group + [setName]).joined(separator: "/") : setName
         let primary = source.masters[0].path
         if let other = claimed[lookup] {
           problems.append(
-            Problem(path: primary, reason: "imageset '\(setName)' is also produced from \(other); Xcode needs unique names (rename one, or set provides-namespace: true)"))
+            Problem(
+              path: primary,
+              reason:
+                "imageset '\(setName)' is also produced from \(other); Xcode needs unique names (rename one, or set provides-namespace: true)"
+            ))
           continue
         }
         claimed[lookup] = primary
         if recipe.format != .auto, let format = ImageFormat(rawValue: recipe.format.rawValue),
           !savableFormats.contains(format)
         {
-          problems.append(Problem(path: primary, reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
+          problems.append(
+            Problem(
+              path: primary,
+              reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
           continue
         }
         sets.append(imageSet(source: source, recipe: recipe, name: setName))
@@ -47,7 +55,8 @@ public struct Planner: Sendable {
   }
 
   func recipeNames(for source: AssetSource, globs: [(Glob, Rule)]) -> [String] {
-    for (glob, rule) in globs where (source.masters + source.darkMasters).contains(where: { glob.matches($0.path) }) {
+    for (glob, rule) in globs
+    where (source.masters + source.darkMasters).contains(where: { glob.matches($0.path) }) {
       return rule.recipes
     }
     return config.defaultRecipes
@@ -58,9 +67,14 @@ public struct Planner: Sendable {
     var outputs: [PlannedOutput] = []
     var skipped: [String] = []
     var warnings: [String] = []
-    for (masters, dark) in [(source.masters, false), (source.darkMasters, true)] where !masters.isEmpty {
-      if recipe.kind == .variants && recipe.keepVector, let vector = masters.first(where: \.isVector) {
-        outputs.append(OutputPlanner(recipe: recipe, asset: source.name, folder: folder).keptVector(vector, dark: dark))
+    for (masters, dark) in [(source.masters, false), (source.darkMasters, true)]
+    where !masters.isEmpty {
+      if recipe.kind == .variants && recipe.keepVector,
+        let vector = masters.first(where: \.isVector)
+      {
+        outputs.append(
+          OutputPlanner(recipe: recipe, asset: source.name, folder: folder).keptVector(
+            vector, dark: dark))
         continue
       }
       for scale in recipe.scales {
@@ -75,8 +89,14 @@ public struct Planner: Sendable {
         }
       }
     }
-    let description = ([recipe.identifier, "tool=\(ToolVersion.current)", "vips=\(vipsVersion)", "fail-on=\(config.failOn.rawValue)"]
-      + outputs.map { "\($0.path)|\($0.mode.rawValue)|\($0.master)|\($0.pixelSize)|\($0.resizeTo)|\(String(describing: $0.crop))" })
+    let description =
+      ([
+        recipe.identifier, "tool=\(ToolVersion.current)", "vips=\(vipsVersion)",
+        "fail-on=\(config.failOn.rawValue)",
+      ]
+      + outputs.map {
+        "\($0.path)|\($0.mode.rawValue)|\($0.master)|\($0.pixelSize)|\($0.resizeTo)|\(String(describing: $0.crop))"
+      })
       .joined(separator: "\n")
     return PlannedImageSet(
       recipe: recipe, name: name, folder: folder, outputs: outputs, skipped: skipped,

@@ -39,10 +39,11 @@ public struct RGBAColor: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// `#RRGGBBAA`.
   public var description: String {
-    "#" + [red, green, blue, alpha].map { byte in
-      let text = String(byte, radix: 16, uppercase: true)
-      return text.count == 1 ? "0" + text : text
-    }.joined()
+    "#"
+      + [red, green, blue, alpha].map { byte in
+        let text = String(byte, radix: 16, uppercase: true)
+        return text.count == 1 ? "0" + text : text
+      }.joined()
   }
 
   /// The colour as SVG `rgb()` plus opacity.

@@ -75,7 +75,8 @@ public struct Recipe: Hashable, Sendable, Codable {
     var parts = [
       "kind=\(kind.rawValue)", "scales=\(scales.map(String.init).joined(separator: ","))",
       "format=\(format.rawValue)", "quality=\(quality)", "upscale=\(upscale.rawValue)",
-      "keep-metadata=\(keepMetadata)", "keep-vector=\(keepVector)", "background=\(background)", "kernel=\(kernel.rawValue)",
+      "keep-metadata=\(keepMetadata)", "keep-vector=\(keepVector)", "background=\(background)",
+      "kernel=\(kernel.rawValue)",
     ]
     if kind != .variants {
       parts += [

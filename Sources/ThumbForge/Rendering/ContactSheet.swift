@@ -13,7 +13,8 @@ public enum ContactSheet {
       tiles.append(try tile(for: output, catalog: catalog, cell: cell, checker: checker))
     }
     let across = min(8, tiles.count)
-    let sheet = try VipsImage.grid(tiles, across: across, shim: 4, background: [255, 255, 255, 255])
+    let sheet = try VipsImage.grid(
+      tiles, across: across, shim: 4, background: [255, 255, 255, 255])
     try AtomicFile.write(try sheet.encoded(as: .png), to: url.path)
   }
 
@@ -26,18 +27,22 @@ public enum ContactSheet {
       .addingAlpha()
     let box = PixelSize(width: cell - 8, height: cell - labelHeight - 8)
     let source = PixelSize(width: image.width, height: image.height)
-    let fitted = source.width <= box.width && source.height <= box.height
+    let fitted =
+      source.width <= box.width && source.height <= box.height
       ? source : Geometry.fitSize(source, into: box)
     let thumb = try image.resize(width: fitted.width, height: fitted.height)
     // The checkerboard shows transparency.
-    var tile = try checker.composite(thumb, mode: .over, x: (cell - fitted.width) / 2, y: (cell - labelHeight - fitted.height) / 2)
-    tile = try tile.embed(x: 0, y: 0, width: cell, height: cell, extend: .background, background: [255, 255, 255, 255])
+    var tile = try checker.composite(
+      thumb, mode: .over, x: (cell - fitted.width) / 2, y: (cell - labelHeight - fitted.height) / 2)
+    tile = try tile.embed(
+      x: 0, y: 0, width: cell, height: cell, extend: .background, background: [255, 255, 255, 255])
     let name = (output.path as NSString).lastPathComponent
     let folder = ((output.path as NSString).deletingLastPathComponent as NSString).lastPathComponent
       .replacingOccurrences(of: ".imageset", with: "")
     let label = "\(escape(folder))\n\(escape(name)) \(output.width)x\(output.height)"
     let text = try VipsImage.text(label, width: cell - 6, dpi: 60)
-    let ink = try VipsImage.solid(width: text.width, height: text.height, color: [0, 0, 0]).bandjoin([text])
+    let ink = try VipsImage.solid(width: text.width, height: text.height, color: [0, 0, 0])
+      .bandjoin([text])
     return try tile.composite(ink, mode: .over, x: 3, y: cell - labelHeight + 2)
   }
 
@@ -51,7 +56,8 @@ public enum ContactSheet {
     }
     let shifted = try row.embed(x: 8, y: 0, width: width, height: 8, extend: .copy)
     for y in stride(from: 0, to: height, by: 8) {
-      board = try board.composite((y / 8) % 2 == 0 ? row : shifted, mode: .over, x: 0, y: y).copiedToMemory()
+      board = try board.composite((y / 8) % 2 == 0 ? row : shifted, mode: .over, x: 0, y: y)
+        .copiedToMemory()
     }
     return try board.copiedToMemory()
   }

@@ -36,7 +36,8 @@ struct FlagShape {
           style: recipe.cornerStyle)
       case .center:
         path = body
-        maskShapes += "<path d=\"\(body)\" fill=\"none\" stroke=\"#fff\" stroke-width=\"\(RoundedRectPath.n(stroke))\"/>"
+        maskShapes +=
+          "<path d=\"\(body)\" fill=\"none\" stroke=\"#fff\" stroke-width=\"\(RoundedRectPath.n(stroke))\"/>"
       }
       strokeShape =
         "<path d=\"\(path)\" fill=\"none\" stroke=\"\(recipe.strokeColor.svgFill)\" stroke-opacity=\"\(recipe.strokeColor.svgOpacity)\" stroke-width=\"\(RoundedRectPath.n(stroke))\"/>"

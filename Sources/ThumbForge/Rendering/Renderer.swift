@@ -26,7 +26,8 @@ public struct Renderer: Sendable {
       } catch let error as VipsError {
         problems.append(Problem(path: path, reason: ErrorWording.describe(error)))
       } catch {
-        problems.append(Problem(path: path, reason: "cannot read the file (\(error.localizedDescription))"))
+        problems.append(
+          Problem(path: path, reason: "cannot read the file (\(error.localizedDescription))"))
       }
     }
     return JobResult(files: files, problems: problems)
@@ -48,19 +49,24 @@ public struct Renderer: Sendable {
     if master.isVector {
       for (recipe, output) in toDecode {
         let scale = Double(output.resizeTo.width) / Double(master.pixelSize.width)
-        let image = try VipsImage.load(path: path, options: LoadOptions(failOn: failOn, scale: scale))
+        let image = try VipsImage.load(
+          path: path, options: LoadOptions(failOn: failOn, scale: scale))
         files.append(try finish(prepare(image), recipe: recipe, output: output))
       }
       return files
     }
     let needed = toDecode.reduce(PixelSize(width: 1, height: 1)) { size, item in
-      PixelSize(width: max(size.width, item.1.resizeTo.width), height: max(size.height, item.1.resizeTo.height))
+      PixelSize(
+        width: max(size.width, item.1.resizeTo.width),
+        height: max(size.height, item.1.resizeTo.height))
     }
-    let shrink = ["jpg", "jpeg"].contains(master.fileExtension)
+    let shrink =
+      ["jpg", "jpeg"].contains(master.fileExtension)
       ? Geometry.shrinkOnLoadFactor(source: master.pixelSize, needed: needed) : 1
     let loaded = try VipsImage.load(
       path: path,
-      options: LoadOptions(access: toDecode.count > 1 ? .random : .sequential, failOn: failOn, shrink: shrink))
+      options: LoadOptions(
+        access: toDecode.count > 1 ? .random : .sequential, failOn: failOn, shrink: shrink))
     var base = try prepare(loaded)
     if toDecode.count > 1 { base = try base.copiedToMemory() }
     for (recipe, output) in toDecode {
@@ -82,14 +88,18 @@ public struct Renderer: Sendable {
     case .variants:
       break
     case .fit:
-      if recipe.pad && (image.width != output.pixelSize.width || image.height != output.pixelSize.height) {
+      if recipe.pad
+        && (image.width != output.pixelSize.width || image.height != output.pixelSize.height)
+      {
         let color = recipe.background
         if color.alpha < 255 { image = try image.addingAlpha() }
-        let background = image.hasAlpha
+        let background =
+          image.hasAlpha
           ? [Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha)]
           : [Double(color.red), Double(color.green), Double(color.blue)]
         image = try image.embed(
-          x: (output.pixelSize.width - image.width) / 2, y: (output.pixelSize.height - image.height) / 2,
+          x: (output.pixelSize.width - image.width) / 2,
+          y: (output.pixelSize.height - image.height) / 2,
           width: output.pixelSize.width, height: output.pixelSize.height, extend: .background,
           background: background)
       }
@@ -102,12 +112,16 @@ public struct Renderer: Sendable {
         image = try image.smartCrop(width: box.width, height: box.height, interesting: interesting)
       }
     }
-    if recipe.kind == .flag || (recipe.kind != .variants && (recipe.cornerRadius > 0 || recipe.strokeWidth > 0)) {
+    if recipe.kind == .flag
+      || (recipe.kind != .variants && (recipe.cornerRadius > 0 || recipe.strokeWidth > 0))
+    {
       image = try FlagShape(recipe: recipe, scale: output.scale).apply(to: image)
     }
     if image.hasAlpha && !output.format.supportsAlpha {
       let color = recipe.background
-      image = try image.flattened(background: [Double(color.red), Double(color.green), Double(color.blue)])
+      image = try image.flattened(background: [
+        Double(color.red), Double(color.green), Double(color.blue),
+      ])
     }
     let bytes = try image.encoded(
       as: output.format,
@@ -121,7 +135,8 @@ public struct Renderer: Sendable {
   {
     if image.width == size.width && image.height == size.height { return image }
     if image.hasAlpha {
-      let resized = try image.premultiplied().resize(width: size.width, height: size.height, kernel: kernel)
+      let resized = try image.premultiplied().resize(
+        width: size.width, height: size.height, kernel: kernel)
       return try resized.unpremultiplied().cast(to: .uchar)
     }
     return try image.resize(width: size.width, height: size.height, kernel: kernel)

@@ -20,7 +20,9 @@ public enum AtomicFile {
         let code = errno
         throw CocoaError(
           .fileWriteUnknown,
-          userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(code))])
+          userInfo: [
+            NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(code)),
+          ])
       }
     } catch {
       try? FileManager.default.removeItem(at: temporary)

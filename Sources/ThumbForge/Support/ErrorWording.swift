@@ -11,7 +11,8 @@ enum ErrorWording {
       return "not an image file libvips can read\(size)"
     }
     if lower.contains("does not exist") { return "file does not exist" }
-    if lower.contains("premature end") || lower.contains("truncated") || lower.contains("unexpected end")
+    if lower.contains("premature end") || lower.contains("truncated")
+      || lower.contains("unexpected end")
       || lower.contains("read error") || lower.contains("incomplete")
     {
       return "damaged or truncated image\(size): \(firstLine(message))"

@@ -32,10 +32,12 @@ public struct LoadOptions: Sendable, Equatable {
   public var scale: Double?
   /// Render resolution for PDF and SVG, in dots per inch.
   public var dpi: Double?
+  /// With random access: decode into memory, never into a temporary file on disk.
+  public var memory: Bool
 
   public init(
     access: AccessMode = .random, failOn: FailOn = .warning, page: Int? = nil,
-    shrink: Int? = nil, scale: Double? = nil, dpi: Double? = nil
+    shrink: Int? = nil, scale: Double? = nil, dpi: Double? = nil, memory: Bool = false
   ) {
     self.access = access
     self.failOn = failOn
@@ -43,5 +45,6 @@ public struct LoadOptions: Sendable, Equatable {
     self.shrink = shrink
     self.scale = scale
     self.dpi = dpi
+    self.memory = memory
   }
 }

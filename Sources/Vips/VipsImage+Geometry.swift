@@ -92,3 +92,14 @@ extension VipsImage {
       ["in": .image(self), "direction": .string(horizontal ? "horizontal" : "vertical")])
   }
 }
+
+extension VipsImage {
+  /// Shrinks by an integer factor with a box filter (fast; each output pixel is the mean of
+  /// `factor` × `factor` input pixels). Edge pixels that do not fill a whole box are dropped.
+  public func shrink(by factor: Int) throws(VipsError) -> VipsImage {
+    if factor <= 1 { return self }
+    return try VipsOperation.image(
+      "shrink",
+      ["in": .image(self), "hshrink": .double(Double(factor)), "vshrink": .double(Double(factor))])
+  }
+}

@@ -87,6 +87,7 @@ extension VipsImage {
     if let shrink = options.shrink, shrink > 1 { candidates.append(("shrink", .int(shrink))) }
     if let scale = options.scale { candidates.append(("scale", .double(scale))) }
     if let dpi = options.dpi { candidates.append(("dpi", .double(dpi))) }
+    if options.memory { candidates.append(("memory", .bool(true))) }
     return candidates.filter { VipsOperation.has(loader, argument: $0.0) }
   }
 }

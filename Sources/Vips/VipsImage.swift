@@ -13,7 +13,8 @@ public final class VipsImage: Sendable {
   }
 
   deinit {
-    g_object_unref(pointer)
+    let pointer = self.pointer
+    VipsLock.withLock { g_object_unref(pointer) }
   }
 
   /// Width in pixels.

@@ -88,7 +88,7 @@ enum VipsOperation {
       vips_error_clear()
       return false
     }
-    defer { g_object_unref(op) }
+    defer { VipsLock.withLock { g_object_unref(op) } }
     return findProperty(op, argument) != nil
   }
 
@@ -111,16 +111,27 @@ enum VipsOperation {
       }
     }
     var built: UnsafeMutablePointer<CVips.VipsOperation>? = created
-    if vips_cache_operation_buildp(&built) != 0 {
+    // Savers, loaders and statistics do their real work while building: run those unlocked.
+    let evaluates =
+      name.contains("save") || name.contains("load") || ["avg", "getpoint"].contains(name)
+    let status =
+      evaluates
+      ? vips_cache_operation_buildp(&built)
+      : VipsLock.withLock { vips_cache_operation_buildp(&built) }
+    if status != 0 {
       let error = VipsError.fromBuffer(context: name)
-      vips_object_unref_outputs(vipsObject(created))
-      g_object_unref(created)
+      VipsLock.withLock {
+        vips_object_unref_outputs(vipsObject(created))
+        g_object_unref(created)
+      }
       throw error
     }
     let op = built!
     defer {
-      vips_object_unref_outputs(vipsObject(op))
-      g_object_unref(op)
+      VipsLock.withLock {
+        vips_object_unref_outputs(vipsObject(op))
+        g_object_unref(op)
+      }
     }
     return try read(op)
   }

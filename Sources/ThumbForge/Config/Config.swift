@@ -46,8 +46,7 @@ public struct Config: Sendable, Equatable {
   /// The name of the imageset that holds `recipe`'s outputs for `asset`.
   public func imageSetName(asset: String, recipe: String) -> String {
     let template = recipe == "variants" ? variantsName : recipeName
-    return template.replacingOccurrences(of: "{asset}", with: asset)
-      .replacingOccurrences(of: "{recipe}", with: recipe)
+    return template.replacing("{asset}", with: asset).replacing("{recipe}", with: recipe)
   }
 }
 

@@ -54,8 +54,11 @@ public struct BuildEngine: Sendable {
           "manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to rebuild from scratch"
       )
     }
-    if !options.checkOnly { AtomicFile.sweep(folder: workspace.catalog.path) }
+    let pending = PendingList(url: pendingURL)
+    // Temporary files only outlive a run that was killed, which leaves its pending list.
+    if !options.checkOnly && pending.exists { AtomicFile.sweep(folder: workspace.catalog.path) }
     var cache = ProbeCache.read(at: workspace.cache)
+    let originalCache = cache
     let found = SourceDiscovery.discover(workspace, cache: cache, width: width)
     cache.sources = found.cache
     let plan = planner().plan(found.sources)
@@ -66,7 +69,6 @@ public struct BuildEngine: Sendable {
         throw ConfigError(file: "regenerate", line: nil, key: "", message: error.message)
       }
     }
-    let pending = PendingList(url: pendingURL)
     var outcome = Staleness(
       workspace: workspace, manifest: manifest, cache: cache, force: options.force,
       regenerate: regenerate,
@@ -182,7 +184,9 @@ public struct BuildEngine: Sendable {
       catalog: workspace.catalogRelativeToManifest,
       groups: Array(written.union(ownedGroups.intersection(usedGroups))),
       imageSets: Array(entries.values))
-    try ManifestStore.write(newManifest, to: workspace.manifest)
+    if newManifest != manifest || !FileManager.default.fileExists(atPath: workspace.manifest.path) {
+      try ManifestStore.write(newManifest, to: workspace.manifest)
+    }
     pending.clear()
     if let swiftFile = workspace.swiftFile {
       try writeAccessors(newManifest, to: swiftFile, plan: plan)
@@ -205,7 +209,7 @@ public struct BuildEngine: Sendable {
           byteSize: stat.byteSize, modified: stat.modified, hash: entry.contentsHash)
       }
     }
-    try? cache.write(to: workspace.cache)
+    if cache != originalCache { try? cache.write(to: workspace.cache) }
     report.problems.sort()
     return report
   }
@@ -310,6 +314,8 @@ struct PendingList {
     guard !merged.isEmpty else { return }
     try AtomicFile.write(Array(try JSONEncoder().encode(merged.sorted())), to: url.path)
   }
+
+  var exists: Bool { FileManager.default.fileExists(atPath: url.path) }
 
   func clear() {
     try? FileManager.default.removeItem(at: url)

@@ -46,8 +46,7 @@ struct Staleness {
       for set in job.imageSets {
         planned.insert(set.folder)
         guard let entry = old[set.folder] else {
-          let onDisk = FileManager.default.fileExists(
-            atPath: workspace.catalog.appendingPathComponent(set.folder).path)
+          let onDisk = FileManager.default.fileExists(atPath: catalogPath + "/" + set.folder)
           if onDisk && !adopt && !pending.contains(set.folder) {
             outcome.foreign.append(
               Problem(
@@ -96,6 +95,8 @@ struct Staleness {
     return outcome
   }
 
+  private var catalogPath: String { workspace.catalog.path }
+
   /// Outputs and `Contents.json` missing or changed on disk since the manifest recorded them.
   private func fileDifferences(_ entry: ManifestImageSet, stamps: inout [String: FileStamp])
     -> [StaleItem]
@@ -104,7 +105,7 @@ struct Staleness {
     let contents = entry.folder + "/Contents.json"
     let files = entry.outputs.map { ($0.path, $0.hash) } + [(contents, entry.contentsHash)]
     for (path, hash) in files {
-      let full = workspace.catalog.appendingPathComponent(path).path
+      let full = catalogPath + "/" + path
       guard let stat = FileStamp.current(at: full) else {
         items.append(StaleItem(kind: .missing, path: path, detail: "deleted from the catalog"))
         continue

@@ -95,7 +95,8 @@ public struct Planner: Sendable {
         "fail-on=\(config.failOn.rawValue)",
       ]
       + outputs.map {
-        "\($0.path)|\($0.mode.rawValue)|\($0.master)|\($0.pixelSize)|\($0.resizeTo)|\(String(describing: $0.crop))"
+        let crop = $0.crop.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "none"
+        return "\($0.path)|\($0.mode.rawValue)|\($0.master)|\($0.pixelSize)|\($0.resizeTo)|\(crop)"
       })
       .joined(separator: "\n")
     return PlannedImageSet(

@@ -63,14 +63,19 @@ public struct Renderer: Sendable {
     let shrink =
       ["jpg", "jpeg"].contains(master.fileExtension)
       ? Geometry.shrinkOnLoadFactor(source: master.pixelSize, needed: needed) : 1
+    // Decode sequentially, then keep one upright sRGB copy in memory for every output. (A
+    // random-access load is also decoded into memory, but libvips 8.14 resizes such images
+    // several times slower: measured 1.2 s vs 0.18 s for one fit of a 21 MP photo.)
+    let shared = toDecode.count > 1
     let loaded = try VipsImage.load(
-      path: path,
-      options: LoadOptions(
-        access: toDecode.count > 1 ? .random : .sequential, failOn: failOn, shrink: shrink))
-    var base = try prepare(loaded)
-    if toDecode.count > 1 { base = try base.copiedToMemory() }
+      path: path, options: LoadOptions(access: .sequential, failOn: failOn, shrink: shrink))
+    // Rotations and flips read out of order, which a sequential load cannot do: decode first.
+    var base = try prepare(loaded.orientation == 1 ? loaded : loaded.copiedToMemory())
+    if shared { base = try base.copiedToMemory() }
+    let pyramid = Pyramid(base: base)
     for (recipe, output) in toDecode {
-      files.append(try finish(base, recipe: recipe, output: output))
+      let source = toDecode.count > 1 ? try pyramid.source(for: output.resizeTo) : base
+      files.append(try finish(source, recipe: recipe, output: output))
     }
     return files
   }

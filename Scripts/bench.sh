@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# ThumbForge side-by-side benchmark (issue 6).
+#
+#   Scripts/bench.sh            full run: 100-photo large corpus + the snowseeker corpus, 3 reps,
+#                               10 000-source no-change rebuild/check, RSS growth 100/200/400
+#   Scripts/bench.sh --quick    smoke run: 10 photos, 1 rep, 1 000 tiny sources, growth 5/10/20
+#
+# Options: --reps N (full builds, rebuild, check), --photos N (large corpus), --growth "A B C"
+# (photo counts), --growth-reps N (default 1), --tiny N (sources), --only STEPS (comma list of
+# build,peers,corpus,compare,tiny,growth,report), --no-apt (never call apt-get).
+# Everything it makes lives in bench-work/ (gitignored): venvs, corpora (cached), outputs,
+# raw measurements (results-MODE-*.jsonl, verdict-MODE.json, info-MODE.json) and the report
+# (results.md, also results-MODE.md). Run it from anywhere; it works from the repository root.
+# Helpers: Scripts/bench/ (workload thumbforge.yml, plan.py, peers, measure.py, check.py).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+WORK=$ROOT/bench-work
+BENCH=$ROOT/Scripts/bench
+SNOW=${SNOWSEEKER:-$ROOT/../shared/corpus/snowseeker/Images}
+
+QUICK=0
+REPS=3
+GROWTH_REPS=1
+PHOTOS=100
+GROWTH="100 200 400"
+TINY=10000
+SVGS=6
+ONLY=""
+APT=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) QUICK=1; REPS=1; PHOTOS=10; GROWTH="5 10 20"; TINY=1000; SVGS=3 ;;
+    --reps) REPS=$2; shift ;;
+    --photos) PHOTOS=$2; shift ;;
+    --growth) GROWTH=$2; shift ;;
+    --growth-reps) GROWTH_REPS=$2; shift ;;
+    --tiny) TINY=$2; shift ;;
+    --only) ONLY=$2; shift ;;
+    --no-apt) APT=0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | cut -c3-; exit 0 ;;
+    *) echo "bench.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+step() { echo; echo "==> $*"; }
+run() { echo "+ $*"; "$@"; }
+want() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
+
+mkdir -p "$WORK"
+MODE=$([ $QUICK = 1 ] && echo quick || echo full)
+TF=$ROOT/.build-bench/release/thumbforge
+MAINPY=$WORK/venv/bin/python
+SIMDPY=$WORK/venv-simd/bin/python
+
+# ---------------------------------------------------------------- build
+if want build; then
+  step "Building ThumbForge (release, scratch path .build-bench)"
+  run swift build -c release --product thumbforge --scratch-path .build-bench
+fi
+[ -x "$TF" ] || { echo "bench.sh: $TF is missing; run without --only or with --only build" >&2; exit 1; }
+
+# ---------------------------------------------------------------- peers
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ $APT = 0 ]; then echo "bench.sh: missing Debian packages (not installing, --no-apt): ${missing[*]}"; return 1; fi
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo=sudo
+    else echo "bench.sh: cannot install ${missing[*]} (not root, no sudo); peers needing them are skipped"; return 1; fi
+  fi
+  echo "+ apt-get install -y ${missing[*]}"
+  $sudo apt-get install -y "${missing[@]}" >/dev/null 2>&1 \
+    || { $sudo apt-get update >/dev/null 2>&1 && $sudo apt-get install -y "${missing[@]}" >/dev/null; } \
+    || { echo "bench.sh: apt-get install ${missing[*]} failed"; return 1; }
+}
+
+# venv_install DIR PIP-ARGS...: a venv with the packages, made once (stamp file).
+venv_install() {
+  local dir=$1 stamp=$1/.bench-ok; shift
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$*" ] && return 0
+  rm -rf "$dir"
+  run python3 -m venv "$dir"
+  "$dir/bin/pip" install -q --upgrade pip >/dev/null 2>&1 || true
+  echo "+ $dir/bin/pip install $*"
+  "$dir/bin/pip" install -q "$@" || return 1
+  echo "$*" > "$stamp"
+}
+
+if want peers; then
+  step "Installing peers (Debian packages, Python venvs in bench-work/)"
+  apt_install libvips-tools libvips-dev pkg-config || true
+  apt_install libjpeg-dev zlib1g-dev libpng-dev libcairo2 || true
+  # Main venv: Pillow, pyvips (cffi; API mode when libvips-dev and a compiler are present),
+  # PyYAML for the planner, cairosvg so Pillow users can rasterise SVG masters.
+  if ! venv_install "$WORK/venv" Pillow pyvips pyyaml cairosvg; then
+    echo "bench.sh: the main Python venv could not be installed; the benchmark needs it" >&2; exit 1
+  fi
+  # Pillow-SIMD replaces PIL, so it gets its own venv; built with AVX2 where the CPU has it,
+  # as its README says (CC="cc -mavx2"). Falls back to plain Pillow, labelled so.
+  simd_cc=cc; grep -qw avx2 /proc/cpuinfo && simd_cc="cc -mavx2"
+  simd_stamp=$WORK/venv-simd/.bench-ok
+  if [ -f "$simd_stamp" ]; then
+    echo "Python venv for the SIMD row ready: $(cat "$simd_stamp")"
+  else
+    rm -rf "$WORK/venv-simd" "$WORK/simd-label"
+    run python3 -m venv "$WORK/venv-simd"
+    "$WORK/venv-simd/bin/pip" install -q --upgrade pip >/dev/null 2>&1 || true
+    # cairosvg pulls in Pillow; pillow-simd then replaces it (both own the PIL package).
+    run "$WORK/venv-simd/bin/pip" install -q pyyaml cairosvg
+    run "$WORK/venv-simd/bin/pip" uninstall -q -y pillow
+    echo "+ CC=\"$simd_cc\" pip install --no-binary pillow-simd pillow-simd"
+    if CC="$simd_cc" "$WORK/venv-simd/bin/pip" install -q --no-binary pillow-simd pillow-simd \
+        && "$SIMDPY" -c 'import PIL.Image' 2>/dev/null; then
+      echo "pillow-simd $("$SIMDPY" -c 'import PIL; print(PIL.__version__)') CC=$simd_cc" > "$simd_stamp"
+    else
+      echo "bench.sh: pillow-simd did not build; the SIMD row falls back to plain Pillow (labelled so)"
+      run "$WORK/venv-simd/bin/pip" install -q Pillow
+      echo "Pillow (pillow-simd build failed)" > "$WORK/simd-label"
+      echo "Pillow fallback" > "$simd_stamp"
+    fi
+  fi
+  echo "+ checking peers"
+  "$MAINPY" - <<'EOF'
+import PIL, pyvips
+print(f"Pillow {PIL.__version__}; pyvips {pyvips.__version__} ({'API' if pyvips.API_mode else 'ABI'} mode), libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}")
+EOF
+  "$SIMDPY" -c 'import PIL; print("SIMD venv: PIL", PIL.__version__)'
+  command -v vipsthumbnail >/dev/null && echo "vipsthumbnail: $(vipsthumbnail --vips-version 2>/dev/null || vips --version)" \
+    || echo "vipsthumbnail missing: its row is skipped"
+fi
+[ -x "$MAINPY" ] || { echo "bench.sh: $MAINPY missing; run the peers step" >&2; exit 1; }
+
+
+# ---------------------------------------------------------------- corpora
+CORPUS=$WORK/corpus
+# Photos made from the snowseeker pictures and photos made from noise are cached apart.
+if [ -d "$SNOW" ]; then POOL=$CORPUS/pool; else POOL=$CORPUS/pool-generated; fi
+LARGE_SIZES=$(echo "$PHOTOS $GROWTH" | tr ' ' '\n' | sort -n | uniq | tr '\n' ' ')
+POOL_SIZE=$(echo "$LARGE_SIZES" | tr ' ' '\n' | sort -n | tail -1)
+# large_corpus N: N photos (hard links into the cached pool) + the SVG masters + the workload.
+large_corpus() {
+  local n=$1 dir=$CORPUS/large-$1
+  rm -rf "$dir"; mkdir -p "$dir/Photos" "$dir/Flags"
+  for ((i = 0; i < n; i++)); do ln "$POOL/photo-$(printf %04d $i).jpg" "$dir/Photos/"; done
+  for ((i = 1; i <= SVGS; i++)); do cp "$CORPUS/svg/Flag $(printf %02d $i).svg" "$dir/Flags/"; done
+  cp "$BENCH/thumbforge.yml" "$dir/thumbforge.yml"
+}
+if want corpus; then
+  step "Generating corpora in bench-work/corpus (cached; fixed seeds)"
+  if [ -d "$SNOW" ]; then SRC_ARGS=(--src "$SNOW"); else
+    echo "bench.sh: $SNOW is absent: large photos are generated from seeded noise; the small corpus is skipped"
+    SRC_ARGS=()
+  fi
+  run env VIPS_CONCURRENCY=1 "$MAINPY" "$BENCH/gen_corpus.py" photos "$POOL" --count "$POOL_SIZE" "${SRC_ARGS[@]}"
+  run "$MAINPY" "$BENCH/gen_corpus.py" svgs "$CORPUS/svg" --count "$SVGS"
+  for n in $LARGE_SIZES; do echo "+ large_corpus $n"; large_corpus "$n"; done
+  rm -rf "$CORPUS/small"
+  if [ -d "$SNOW" ]; then
+    echo "+ cp -r $SNOW $CORPUS/small"
+    cp -r "$SNOW" "$CORPUS/small"
+    cp "$BENCH/thumbforge.yml" "$CORPUS/small/thumbforge.yml"
+  fi
+  run "$MAINPY" "$BENCH/gen_corpus.py" tiny "$CORPUS/tiny-$TINY" --count "$TINY"
+  cp "$BENCH/tiny.yml" "$CORPUS/tiny-$TINY/thumbforge.yml"
+fi
+
+# ---------------------------------------------------------------- machine info
+INFO=$WORK/info-$MODE.json
+if want compare || [ ! -f "$INFO" ]; then
+  "$MAINPY" - "$INFO" "$MODE" "$REPS" "$WORK" "$TF" <<'EOF2'
+import json, os, platform, subprocess, sys, datetime
+path, mode, reps, work, tf = sys.argv[1:6]
+def out(*cmd):
+    try: return subprocess.run(cmd, capture_output=True, text=True).stdout.strip()
+    except OSError: return "not found"
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+flags = next((l for l in open("/proc/cpuinfo") if l.startswith("flags")), "")
+mem = next((l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")), "0")
+simd_label = open(os.path.join(work, "simd-label")).read().strip() if os.path.exists(os.path.join(work, "simd-label")) else ""
+info = {}
+info.update({
+    "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+    "cpu": cpu + (" (AVX2)" if " avx2" in flags else ""),
+    "nproc": out("nproc"), "memory": f"{int(mem) / 2**20:.0f} GiB",
+    "load": "load average at start: " + " ".join(open("/proc/loadavg").read().split()[:3]),
+    "libvips": out("vips", "--version"),
+    "swift": out("swift", "--version").splitlines()[0] if out("swift", "--version") else "?",
+    "python": platform.python_version(),
+    "pillow": out(os.path.join(work, "venv/bin/python"), "-c", "import PIL; print(PIL.__version__)"),
+    "pillow_simd": simd_label or out(os.path.join(work, "venv-simd/bin/python"), "-c", "import PIL; print('pillow-simd', PIL.__version__)") + " (built with CC=\"cc -mavx2\")",
+    "pyvips": out(os.path.join(work, "venv/bin/python"), "-c", "import pyvips; print(pyvips.__version__, 'API mode' if pyvips.API_mode else 'ABI mode')"),
+    "thumbforge": out(tf, "--version") or "?",
+    "reps": reps, "simd_label": simd_label,
+    "command": "Scripts/bench.sh" + (" --quick" if mode == "quick" else ""),
+})
+json.dump(info, open(path, "w"), indent=1)
+EOF2
+fi
+
+info_set() { "$MAINPY" -c 'import json,sys; p,k,v=sys.argv[1:4]; d=json.load(open(p)); d.setdefault("corpora",{}) if k.startswith("corpora.") else None; (d["corpora"].__setitem__(k[8:], v) if k.startswith("corpora.") else d.__setitem__(k, v)); json.dump(d, open(p,"w"), indent=1)' "$INFO" "$1" "$2"; }
+
+# ---------------------------------------------------------------- full-build comparison
+MEASURE=("$MAINPY" "$BENCH/measure.py")
+if want compare; then
+  step "Full builds: ThumbForge and the peers, $REPS repetition(s)"
+  RES=$WORK/results-$MODE-compare.jsonl
+  VERDICT=$WORK/verdict-$MODE.json
+  rm -f "$RES" "$VERDICT"
+  CORPORA=()
+  [ -d "$CORPUS/small" ] && CORPORA+=(small) || echo "bench.sh: no small corpus (snowseeker absent): skipped"
+  CORPORA+=("large-$PHOTOS")
+  HAVE_VT=1; command -v vipsthumbnail >/dev/null || { HAVE_VT=0; echo "bench.sh: vipsthumbnail missing: its row is skipped"; }
+  for corpus in "${CORPORA[@]}"; do
+    dir=$CORPUS/$corpus
+    rundir=$WORK/runs/$corpus
+    rm -rf "$rundir"; mkdir -p "$rundir"
+    echo "+ plan.py $dir > $rundir/plan.json"
+    "$MAINPY" "$BENCH/plan.py" "$dir" > "$rundir/plan.json"
+    outputs=$("$MAINPY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["outputs"])' "$rundir/plan.json")
+    inputs=$(find "$dir" -type f ! -name thumbforge.yml | wc -l)
+    info_set "corpora.$corpus" "($inputs inputs, $outputs outputs)"
+    echo "    $corpus: $inputs inputs, $outputs outputs"
+    if [ $HAVE_VT = 1 ]; then
+      "$MAINPY" "$BENCH/peer_vipsthumbnail.py" "$rundir/plan.json" "$rundir/out/vipsthumbnail" "$rundir/vipsthumbnail"
+    fi
+    for ((rep = 1; rep <= REPS; rep++)); do
+      echo "  rep $rep/$REPS on $corpus"
+      m=("${MEASURE[@]}" --results "$RES" --section compare --corpus "$corpus" --rep "$rep" --outputs "$outputs")
+      tool_out() { rm -rf "$rundir/out/$1"; echo "$rundir/out/$1"; }
+      o=$(tool_out thumbforge)
+      "${m[@]}" --tool thumbforge -- "$TF" build "$dir" --force -q -o "$o/Assets.xcassets" || true
+      o=$(tool_out pillow-simd)
+      "${m[@]}" --tool pillow-simd -- "$SIMDPY" "$BENCH/peer_pillow.py" "$rundir/plan.json" "$o" || true
+      o=$(tool_out pillow)
+      "${m[@]}" --tool pillow -- "$MAINPY" "$BENCH/peer_pillow.py" "$rundir/plan.json" "$o" || true
+      o=$(tool_out pyvips-thumbnail)
+      "${m[@]}" --tool pyvips-thumbnail --env VIPS_CONCURRENCY=1 -- \
+        "$MAINPY" "$BENCH/peer_pyvips.py" "$rundir/plan.json" "$o" --style thumbnail || true
+      o=$(tool_out pyvips-derive)
+      "${m[@]}" --tool pyvips-derive --env VIPS_CONCURRENCY=1 -- \
+        "$MAINPY" "$BENCH/peer_pyvips.py" "$rundir/plan.json" "$o" --style derive || true
+      if [ $HAVE_VT = 1 ]; then
+        o=$(tool_out vipsthumbnail)
+        "${m[@]}" --tool vipsthumbnail --env VIPS_CONCURRENCY=1 -- \
+          sh -c 'sh "$1.mkdir.sh" && xargs -P2 -d "\n" -n1 sh -c < "$1.cmds"' sh "$rundir/vipsthumbnail" || true
+      fi
+    done
+    echo "  checking every tool's outputs on $corpus"
+    checks=(thumbforge="$rundir/out/thumbforge/Assets.xcassets")
+    for t in pillow-simd pillow pyvips-thumbnail pyvips-derive vipsthumbnail; do
+      [ -d "$rundir/out/$t" ] && checks+=("$t=$rundir/out/$t")
+    done
+    "$MAINPY" "$BENCH/check.py" "$rundir/plan.json" --corpus "$corpus" --json "$VERDICT" \
+      --manifest "$rundir/out/thumbforge/manifest.json" "${checks[@]}"
+  done
+fi
+
+# ---------------------------------------------------------------- incremental: tiny sources
+if want tiny; then
+  step "No-change rebuild and check on $TINY tiny sources, $REPS repetition(s)"
+  RES=$WORK/results-$MODE-tiny.jsonl
+  rm -f "$RES"
+  dir=$CORPUS/tiny-$TINY
+  out=$WORK/runs/tiny-$TINY
+  rm -rf "$out"; mkdir -p "$out"
+  m=("${MEASURE[@]}" --results "$RES" --corpus "tiny-$TINY" --outputs $((TINY * 2)))
+  "${m[@]}" --section tiny-initial --tool thumbforge --rep 1 -- "$TF" build "$dir" -q -o "$out/Assets.xcassets"
+  for ((rep = 1; rep <= REPS; rep++)); do
+    "${m[@]}" --section tiny-rebuild --tool thumbforge --rep "$rep" --stdout "$out/rebuild.json" -- \
+      "$TF" build "$dir" --json -o "$out/Assets.xcassets" || true
+    rendered=$("$MAINPY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["rendered"])' "$out/rebuild.json" 2>/dev/null || echo "?")
+    [ "$rendered" = 0 ] || echo "    !! the no-change rebuild rendered $rendered outputs (expected 0)"
+    "${m[@]}" --section tiny-check --tool thumbforge --rep "$rep" -- "$TF" check "$dir" -q -o "$out/Assets.xcassets" || true
+  done
+fi
+
+# ---------------------------------------------------------------- RSS growth
+if want growth; then
+  step "ThumbForge peak RSS as the corpus grows: $GROWTH photos, $GROWTH_REPS repetition(s)"
+  RES=$WORK/results-$MODE-growth.jsonl
+  rm -f "$RES"
+  for n in $GROWTH; do
+    dir=$CORPUS/large-$n
+    out=$WORK/runs/growth-$n
+    outputs=$("$MAINPY" "$BENCH/plan.py" "$dir" | "$MAINPY" -c 'import json,sys; print(json.load(sys.stdin)["outputs"])')
+    for ((rep = 1; rep <= GROWTH_REPS; rep++)); do
+      rm -rf "$out"
+      "${MEASURE[@]}" --results "$RES" --section growth --corpus "large-$n" --rep "$rep" --outputs "$outputs" \
+        --tool thumbforge -- "$TF" build "$dir" --force -q -o "$out/Assets.xcassets" || true
+    done
+    rm -rf "$out"
+  done
+fi
+
+# ---------------------------------------------------------------- report
+if want report || want compare; then
+  step "Report"
+  [ -f "$INFO" ] && info_set load_end "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$MAINPY" "$BENCH/report.py" --work "$WORK" --mode "$MODE" > "$WORK/results-$MODE.md"
+  cp "$WORK/results-$MODE.md" "$WORK/results.md"
+  cat "$WORK/results.md"
+  echo "(written to bench-work/results.md and bench-work/results-$MODE.md)"
+fi

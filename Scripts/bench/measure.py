@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Runs one command and appends one JSON record of what it cost to a results file.
+
+    measure.py --results FILE --section S --corpus C --tool T --rep N [--outputs K]
+               [--expect-rc 0] [--env K=V ...] -- COMMAND ARGS...
+
+wall: elapsed seconds; user/sys: CPU seconds of the command and every descendant it waited
+for (os.wait4's rusage, the same figure as GNU time's %U/%S); maxrss_mb: the largest resident
+set of any single process (GNU time's %M); tree_rss_mb: the peak of the summed RSS of the whole
+process tree, sampled every 20 ms from /proc (what Pool(2) or xargs -P2 really hold at once).
+The command's stdout is saved to --stdout FILE when given; its stderr passes through.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def tree_rss(root):
+    """Summed RSS (bytes) of root and its descendants."""
+    children = {}
+    rss = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            pid = int(name)
+            children.setdefault(int(fields[1]), []).append(pid)
+            rss[pid] = int(fields[21]) * PAGE
+        except (OSError, IndexError, ValueError):
+            continue
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--section", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--rep", type=int, default=1)
+    ap.add_argument("--outputs", type=int, default=0)
+    ap.add_argument("--expect-rc", type=int, default=0)
+    ap.add_argument("--stdout")
+    ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("command", nargs=argparse.REMAINDER)
+    args = ap.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    env = dict(os.environ)
+    for item in args.env:
+        key, _, value = item.partition("=")
+        env[key] = value
+    out = open(args.stdout, "w") if args.stdout else subprocess.DEVNULL
+    peak = [0]
+    done = threading.Event()
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, env=env, stdout=out)
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_rss(proc.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    record = {
+        "section": args.section, "corpus": args.corpus, "tool": args.tool, "rep": args.rep,
+        "wall": round(wall, 4), "user": round(usage.ru_utime, 4), "sys": round(usage.ru_stime, 4),
+        "maxrss_mb": round(usage.ru_maxrss / 1024, 1), "tree_rss_mb": round(peak[0] / 2**20, 1),
+        "outputs": args.outputs, "rc": proc.returncode,
+    }
+    with open(args.results, "a") as f:
+        f.write(json.dumps(record) + "\n")
+    print(f"    {args.tool:<28} rep {args.rep}: {wall:7.2f} s wall, "
+          f"{usage.ru_utime + usage.ru_stime:7.2f} s CPU, {record['maxrss_mb']:7.1f} MB max RSS, "
+          f"{record['tree_rss_mb']:7.1f} MB tree RSS, rc {proc.returncode}", flush=True)
+    if proc.returncode != args.expect_rc:
+        print(f"    !! {args.tool} exited {proc.returncode} (expected {args.expect_rc})", flush=True)
+        sys.exit(3)
+
+
+if __name__ == "__main__":
+    main()

@@ -214,43 +214,6 @@ public struct BuildEngine: Sendable {
     return report
   }
 
-  struct JobOutcome: Sendable {
-    var entries: [ManifestImageSet] = []
-    var rendered = 0
-    var failed = 0
-    var problems: [Problem] = []
-  }
-
-  static func renderJob(
-    _ job: Job, sets: [PlannedImageSet], renderer: Renderer, writer: CatalogWriter,
-    previous: [String: ManifestImageSet]
-  ) -> JobOutcome {
-    var outcome = JobOutcome()
-    let work = sets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
-    let result = renderer.render(work, masters: job.source.masters + job.source.darkMasters)
-    outcome.problems = result.problems
-    let byPath = Dictionary(
-      result.files.map { ($0.output.path, $0) }, uniquingKeysWith: { a, _ in a })
-    for set in sets {
-      let files = set.outputs.compactMap { byPath[$0.path] }
-      guard files.count == set.outputs.count else {
-        outcome.failed += set.outputs.count - files.count
-        continue
-      }
-      do {
-        outcome.entries.append(
-          try writer.write(
-            set: set, source: job.source, files: files, previous: previous[set.folder]))
-        outcome.rendered += files.count
-      } catch {
-        outcome.failed += files.count
-        outcome.problems.append(
-          Problem(path: set.folder, reason: "cannot write: \(error.localizedDescription)"))
-      }
-    }
-    return outcome
-  }
-
   private var pendingURL: URL {
     workspace.manifest.deletingLastPathComponent().appendingPathComponent(
       ".thumbforge-pending.json")
@@ -275,49 +238,4 @@ public struct BuildEngine: Sendable {
     Vips.setOperationCache(maxOperations: 0)
   }
 
-  private func writeAccessors(_ manifest: Manifest, to url: URL, plan: BuildPlan) throws {
-    let entries = manifest.imageSets.map { set in
-      ImageSetEntry(
-        group: set.group,
-        name: (set.folder as NSString).lastPathComponent.replacingOccurrences(
-          of: ".imageset", with: ""), files: [:])
-    }
-    let namespaced: Set<[String]> =
-      workspace.config.providesNamespace
-      ? Set(
-        manifest.imageSets.flatMap { set in
-          set.group.indices.map { Array(set.group.prefix($0 + 1)) }
-        }) : []
-    let text = SwiftAccessorGenerator.generate(entries: entries, namespacedGroups: namespaced)
-    if (try? String(contentsOf: url, encoding: .utf8)) != text {
-      try AtomicFile.write(Array(text.utf8), to: url.path)
-    }
-  }
-}
-
-/// Imageset folders a run is about to write, recorded first so that a run killed midway
-/// still recognises them as its own next time.
-struct PendingList {
-  let url: URL
-
-  func read() -> Set<String> {
-    guard let data = try? Data(contentsOf: url),
-      let list = try? JSONDecoder().decode([String].self, from: data)
-    else {
-      return []
-    }
-    return Set(list).union(list.isEmpty ? [] : [])
-  }
-
-  func write(_ folders: Set<String>) throws {
-    let merged = read().union(folders)
-    guard !merged.isEmpty else { return }
-    try AtomicFile.write(Array(try JSONEncoder().encode(merged.sorted())), to: url.path)
-  }
-
-  var exists: Bool { FileManager.default.fileExists(atPath: url.path) }
-
-  func clear() {
-    try? FileManager.default.removeItem(at: url)
-  }
 }

@@ -1,0 +1,23 @@
+internal import Foundation
+
+extension BuildEngine {
+  /// Writes the generated Swift constants for every imageset, only when their text changed.
+  func writeAccessors(_ manifest: Manifest, to url: URL, plan: BuildPlan) throws {
+    let entries = manifest.imageSets.map { set in
+      ImageSetEntry(
+        group: set.group,
+        name: (set.folder as NSString).lastPathComponent.replacingOccurrences(
+          of: ".imageset", with: ""), files: [:])
+    }
+    let namespaced: Set<[String]> =
+      workspace.config.providesNamespace
+      ? Set(
+        manifest.imageSets.flatMap { set in
+          set.group.indices.map { Array(set.group.prefix($0 + 1)) }
+        }) : []
+    let text = SwiftAccessorGenerator.generate(entries: entries, namespacedGroups: namespaced)
+    if (try? String(contentsOf: url, encoding: .utf8)) != text {
+      try AtomicFile.write(Array(text.utf8), to: url.path)
+    }
+  }
+}

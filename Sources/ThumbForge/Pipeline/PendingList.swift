@@ -1,0 +1,28 @@
+internal import Foundation
+
+/// Imageset folders a run is about to write, recorded first so that a run killed midway
+/// still recognises them as its own next time.
+struct PendingList {
+  let url: URL
+
+  func read() -> Set<String> {
+    guard let data = try? Data(contentsOf: url),
+      let list = try? JSONDecoder().decode([String].self, from: data)
+    else {
+      return []
+    }
+    return Set(list).union(list.isEmpty ? [] : [])
+  }
+
+  func write(_ folders: Set<String>) throws {
+    let merged = read().union(folders)
+    guard !merged.isEmpty else { return }
+    try AtomicFile.write(Array(try JSONEncoder().encode(merged.sorted())), to: url.path)
+  }
+
+  var exists: Bool { FileManager.default.fileExists(atPath: url.path) }
+
+  func clear() {
+    try? FileManager.default.removeItem(at: url)
+  }
+}

@@ -1,4 +1,5 @@
 internal import CVips
+internal import Synchronization
 
 /// Calls libvips operations by name through its generic operation API.
 ///
@@ -58,24 +59,6 @@ enum VipsOperation {
     }
   }
 
-  /// Runs an operation with an image result and integer side outputs.
-  static func imageAndIntegers(_ name: String, _ arguments: Arguments, ints: [String])
-    throws(VipsError) -> (VipsImage, [String: Int])
-  {
-    try run(name, arguments) { op throws(VipsError) in
-      let image = try readImage(op, "out", context: name)
-      var result: [String: Int] = [:]
-      for key in ints {
-        var value = GValue()
-        g_value_init(&value, cvips_type_int())
-        g_object_get_property(gobject(op), key, &value)
-        result[key] = Int(g_value_get_int(&value))
-        g_value_unset(&value)
-      }
-      return (image, result)
-    }
-  }
-
   /// Runs an operation for its side effect (savers to file).
   static func run(_ name: String, _ arguments: Arguments) throws(VipsError) {
     try run(name, arguments) { _ throws(VipsError) in () }
@@ -83,14 +66,21 @@ enum VipsOperation {
 
   /// Whether operation `name` has an argument called `argument` (for options added
   /// or renamed between libvips versions).
+  /// The answer is remembered: it is asked on every load and save.
   static func has(_ name: String, argument: String) -> Bool {
+    let key = name + "\u{0}" + argument
+    if let known = knownArguments.withLock({ $0[key] }) { return known }
     guard let op = vips_operation_new(name) else {
       vips_error_clear()
       return false
     }
     defer { VipsLock.withLock { g_object_unref(op) } }
-    return findProperty(op, argument) != nil
+    let found = findProperty(op, argument) != nil
+    knownArguments.withLock { $0[key] = found }
+    return found
   }
+
+  private static let knownArguments = Mutex<[String: Bool]>([:])
 
   // MARK: - Internals
 

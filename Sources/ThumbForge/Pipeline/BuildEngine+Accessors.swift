@@ -2,7 +2,7 @@ internal import Foundation
 
 extension BuildEngine {
   /// Writes the generated Swift constants for every imageset, only when their text changed.
-  func writeAccessors(_ manifest: Manifest, to url: URL, plan: BuildPlan) throws {
+  func writeAccessors(_ manifest: Manifest, to url: URL) throws {
     let entries = manifest.imageSets.map { set in
       ImageSetEntry(
         group: set.group,

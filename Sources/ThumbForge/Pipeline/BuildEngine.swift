@@ -69,8 +69,10 @@ public struct BuildEngine: Sendable {
         throw ConfigError(file: "regenerate", line: nil, key: "", message: error.message)
       }
     }
+    let previous = Dictionary(
+      (manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     var outcome = Staleness(
-      workspace: workspace, manifest: manifest, cache: cache, force: options.force,
+      workspace: workspace, previous: previous, cache: cache, force: options.force,
       regenerate: regenerate,
       pending: pending.read(), adopt: options.adopt
     ).evaluate(plan: plan, unusable: found.unusable)
@@ -79,10 +81,8 @@ public struct BuildEngine: Sendable {
       let matches = { (job: Job) in
         regenerate.contains { $0.matches(job.source.qualifiedName) || $0.matches(job.source.name) }
       }
-      let old = Dictionary(
-        (manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
       for decision in outcome.toRender where !matches(plan.jobs[decision.jobIndex]) {
-        if let entry = old[decision.set.folder] { outcome.kept.append(entry) }
+        if let entry = previous[decision.set.folder] { outcome.kept.append(entry) }
       }
       outcome.toRender.removeAll { !matches(plan.jobs[$0.jobIndex]) }
       outcome.kept += outcome.orphans
@@ -125,8 +125,6 @@ public struct BuildEngine: Sendable {
     for warning in report.warnings { onEvent(.warning(warning)) }
     try pending.write(Set(outcome.toRender.map { $0.set.folder }))
     let renderer = Renderer(folder: workspace.folder, failOn: workspace.config.failOn)
-    let previous = Dictionary(
-      (manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     let done = Atomic<Int>(0)
     let parallelResults = WorkQueue(width: width).run(jobIndices, cancellation: cancellation) {
       index in
@@ -189,7 +187,7 @@ public struct BuildEngine: Sendable {
     }
     pending.clear()
     if let swiftFile = workspace.swiftFile {
-      try writeAccessors(newManifest, to: swiftFile, plan: plan)
+      try writeAccessors(newManifest, to: swiftFile)
     }
     cache.outputs = outcome.stamps
     for entry in newManifest.imageSets {

@@ -11,7 +11,7 @@ struct PendingList {
     else {
       return []
     }
-    return Set(list).union(list.isEmpty ? [] : [])
+    return Set(list)
   }
 
   func write(_ folders: Set<String>) throws {

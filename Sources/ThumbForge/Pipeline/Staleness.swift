@@ -5,7 +5,8 @@ internal import Foundation
 /// writes nothing.
 struct Staleness {
   let workspace: Workspace
-  let manifest: Manifest?
+  /// The previous manifest's imagesets by folder.
+  let previous: [String: ManifestImageSet]
   let cache: ProbeCache
   let force: Bool
   let regenerate: [Glob]
@@ -30,8 +31,6 @@ struct Staleness {
 
   func evaluate(plan: BuildPlan, unusable: Set<String>) -> Outcome {
     var outcome = Outcome()
-    let old = Dictionary(
-      (manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     var planned = Set<String>()
     for (index, job) in plan.jobs.enumerated() {
       let sources = (job.source.masters + job.source.darkMasters).map {
@@ -45,7 +44,7 @@ struct Staleness {
         }
       for set in job.imageSets {
         planned.insert(set.folder)
-        guard let entry = old[set.folder] else {
+        guard let entry = previous[set.folder] else {
           let onDisk = FileManager.default.fileExists(atPath: catalogPath + "/" + set.folder)
           if onDisk && !adopt && !pending.contains(set.folder) {
             outcome.foreign.append(
@@ -85,7 +84,8 @@ struct Staleness {
         }
       }
     }
-    for entry in manifest?.imageSets ?? [] where !planned.contains(entry.folder) {
+    for entry in previous.values.sorted(by: { $0.folder < $1.folder })
+    where !planned.contains(entry.folder) {
       let present = entry.sources.contains { source in
         unusable.contains(source.path)
       }

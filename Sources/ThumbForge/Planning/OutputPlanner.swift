@@ -46,14 +46,13 @@ struct OutputPlanner {
     var warning: String?
     if !master.isVector && factor > 1.0001 {
       let text =
-        "\(slot): enlarges \(master.path) (\(master.pixelSize)) by \(String(format2(factor)))x to \(resized)"
+        "\(slot): enlarges \(master.path) (\(master.pixelSize)) by \((factor * 100).rounded() / 100)x to \(resized)"
       switch recipe.upscale {
       case .never: return .skipped(text + "; skipped (upscale: never)")
       case .warn: warning = text
       case .allow: break
       }
     }
-    _ = resized
     return .output(
       make(
         master: master, scale: scale, dark: dark, pixelSize: pixelSize, resizeTo: resized,
@@ -136,7 +135,6 @@ struct OutputPlanner {
     }
   }
 
-  private func format2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }
 
 extension ImageFormat {

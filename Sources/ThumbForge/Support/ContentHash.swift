@@ -5,10 +5,7 @@ public import Foundation
 public enum ContentHash {
   /// The hash of some bytes.
   public static func of(_ bytes: some DataProtocol) -> String {
-    SHA256.hash(data: bytes).map { byte in
-      let text = String(byte, radix: 16)
-      return text.count == 1 ? "0" + text : text
-    }.joined()
+    hex(SHA256.hash(data: bytes))
   }
 
   /// The hash of a string's UTF-8 bytes.
@@ -26,7 +23,11 @@ public enum ContentHash {
     while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
       hasher.update(data: chunk)
     }
-    return hasher.finalize().map { byte in
+    return hex(hasher.finalize())
+  }
+
+  private static func hex(_ digest: SHA256.Digest) -> String {
+    digest.map { byte in
       let text = String(byte, radix: 16)
       return text.count == 1 ? "0" + text : text
     }.joined()

@@ -26,7 +26,11 @@ let package = Package(
       pkgConfig: "vips",
       providers: [.apt(["libvips-dev"]), .brew(["vips"])]
     ),
-    .target(name: "Vips", dependencies: ["CVips"], swiftSettings: strictSettings),
+    // ThumbForge's own 8-bit resampler: plain C so the compiler can build an AVX2 copy
+    // beside the baseline one (Swift has no per-function target features). Always -O2:
+    // -O0 makes debug test runs crawl, and -O3 unrolls the tap loops into slower code.
+    .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"])]),
+    .target(name: "Vips", dependencies: ["CVips", "CResample"], swiftSettings: strictSettings),
     .target(
       name: "ThumbForge",
       dependencies: [

@@ -22,4 +22,31 @@ static inline int cvips_get_int(VipsImage *image, const char *name, int fallback
   return value;
 }
 
+/* Whether the pixels are in one memory buffer (copy_memory, new_from_memory …). */
+static inline int cvips_image_is_memory(VipsImage *image) {
+  return image->dtype == VIPS_IMAGE_SETBUF || image->dtype == VIPS_IMAGE_SETBUF_FOREIGN;
+}
+
+/* The first byte of a memory image's pixels, rows VIPS_IMAGE_SIZEOF_LINE apart. */
+static inline void *cvips_image_data(VipsImage *image) { return image->data; }
+static inline long cvips_image_line_bytes(VipsImage *image) { return VIPS_IMAGE_SIZEOF_LINE(image); }
+
+/* A new memory image with `like`'s header and metadata but `width` x `height` pixels,
+ * its buffer allocated and ready to be filled; NULL (error in the buffer) on failure. */
+static inline VipsImage *cvips_image_new_memory_like(VipsImage *like, int width, int height) {
+  VipsImage *out = vips_image_new_memory();
+  VipsImage *in[2] = {like, NULL};
+  if (vips_image_pipeline_array(out, VIPS_DEMAND_STYLE_ANY, in)) {
+    g_object_unref(out);
+    return NULL;
+  }
+  out->Xsize = width;
+  out->Ysize = height;
+  if (vips_image_write_prepare(out)) {
+    g_object_unref(out);
+    return NULL;
+  }
+  return out;
+}
+
 #endif

@@ -10,6 +10,14 @@ public enum RecipeKind: String, Sendable, Codable, CaseIterable, Hashable {
   case flag
   /// A grid tile: `fill` to a square.
   case tile
+
+  /// Whether the recipe crops the resized master to its box.
+  public var crops: Bool {
+    switch self {
+    case .fill, .flag, .tile: true
+    case .variants, .fit: false
+    }
+  }
 }
 
 /// What a boxed recipe does when its master is smaller than the output.

@@ -51,7 +51,10 @@ public struct Renderer: Sendable {
         let scale = Double(output.resizeTo.width) / Double(master.pixelSize.width)
         let image = try VipsImage.load(
           path: path, options: LoadOptions(failOn: failOn, scale: scale))
-        files.append(try finish(prepare(image), recipe: recipe, output: output))
+        let upright = try prepare(image)
+        let crop = recipe.kind.crops ? output.crop : nil
+        let sized = try resize(upright, to: output.resizeTo, kernel: recipe.kernel, region: crop)
+        files.append(try finish(sized, recipe: recipe, output: output))
       }
       return files
     }
@@ -73,11 +76,28 @@ public struct Renderer: Sendable {
     var base = try prepare(loaded.orientation == 1 ? loaded : loaded.copiedToMemory())
     if shared { base = try base.copiedToMemory() }
     let pyramid = Pyramid(base: base)
+    // Outputs of the same size without a crop (a 1x variant and a fit into the same box)
+    // share one resize.
+    var resized: [ResizeKey: VipsImage] = [:]
     for (recipe, output) in toDecode {
       let source = toDecode.count > 1 ? try pyramid.source(for: output.resizeTo) : base
-      files.append(try finish(source, recipe: recipe, output: output))
+      let key = ResizeKey(size: output.resizeTo, kernel: recipe.kernel)
+      let crop = recipe.kind.crops ? output.crop : nil
+      let image: VipsImage
+      if crop == nil, let shared = resized[key] {
+        image = shared
+      } else {
+        image = try resize(source, to: output.resizeTo, kernel: recipe.kernel, region: crop)
+        if crop == nil { resized[key] = image }
+      }
+      files.append(try finish(image, recipe: recipe, output: output))
     }
     return files
+  }
+
+  private struct ResizeKey: Hashable {
+    var size: PixelSize
+    var kernel: Kernel
   }
 
   /// Upright, 8-bit sRGB (alpha kept).
@@ -85,10 +105,12 @@ public struct Renderer: Sendable {
     try image.autoRotated().toSRGB8()
   }
 
-  private func finish(_ base: VipsImage, recipe: Recipe, output: PlannedOutput) throws(VipsError)
-    -> RenderedFile
+  /// Shapes, flattens and encodes one output from `resized`: the master resized to the
+  /// output's `resizeTo`, already cropped to `output.crop` when the recipe crops.
+  private func finish(_ resized: VipsImage, recipe: Recipe, output: PlannedOutput)
+    throws(VipsError) -> RenderedFile
   {
-    var image = try resize(base, to: output.resizeTo, kernel: recipe.kernel)
+    var image = resized
     switch recipe.kind {
     case .variants:
       break
@@ -110,9 +132,7 @@ public struct Renderer: Sendable {
       }
     case .fill, .tile, .flag:
       let box = recipe.size.pixels(scale: output.scale)
-      if let crop = output.crop {
-        image = try image.crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
-      } else {
+      if output.crop == nil {
         let interesting: Interesting = recipe.gravity == .entropy ? .entropy : .attention
         image = try image.smartCrop(width: box.width, height: box.height, interesting: interesting)
       }
@@ -134,16 +154,17 @@ public struct Renderer: Sendable {
     return RenderedFile(output: output, bytes: bytes, hash: ContentHash.of(bytes))
   }
 
-  /// Resizes to exactly `size`, premultiplying alpha so transparent edges do not darken.
-  private func resize(_ image: VipsImage, to size: PixelSize, kernel: Kernel) throws(VipsError)
-    -> VipsImage
-  {
-    if image.width == size.width && image.height == size.height { return image }
-    if image.hasAlpha {
+  /// Resizes to exactly `size` and keeps `region` of it (all of it when nil), premultiplying
+  /// alpha so transparent edges do not darken.
+  private func resize(
+    _ image: VipsImage, to size: PixelSize, kernel: Kernel, region crop: PixelRect?
+  ) throws(VipsError) -> VipsImage {
+    let region = crop.map { VipsRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+    if image.hasAlpha && (image.width != size.width || image.height != size.height) {
       let resized = try image.premultiplied().resize(
-        width: size.width, height: size.height, kernel: kernel)
+        width: size.width, height: size.height, kernel: kernel, region: region)
       return try resized.unpremultiplied().cast(to: .uchar)
     }
-    return try image.resize(width: size.width, height: size.height, kernel: kernel)
+    return try image.resize(width: size.width, height: size.height, kernel: kernel, region: region)
   }
 }

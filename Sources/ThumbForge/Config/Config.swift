@@ -46,7 +46,11 @@ public struct Config: Sendable, Equatable {
   /// The name of the imageset that holds `recipe`'s outputs for `asset`.
   public func imageSetName(asset: String, recipe: String) -> String {
     let template = recipe == "variants" ? variantsName : recipeName
-    return template.replacing("{asset}", with: asset).replacing("{recipe}", with: recipe)
+    // Fast paths for the common cases, equal to the general replacement: the bare `{asset}`
+    // template is the asset name, and text without a `{` has no placeholder left to replace.
+    let named = template == "{asset}" ? asset : template.replacing("{asset}", with: asset)
+    guard named.utf8.contains(UInt8(ascii: "{")) else { return named }
+    return named.replacing("{recipe}", with: recipe)
   }
 }
 

@@ -38,12 +38,12 @@ public enum FolderScanner {
             reason: "cannot read folder (permission denied or unreadable); skipped"))
         return
       }
+      let opened = OpenFolder(path: path)
       for name in names.sorted() where !name.hasPrefix(".") {
         let child = path + "/" + name
         let childRelative = relative.isEmpty ? name : relative + "/" + name
         if skippedPaths.contains(child) { continue }
-        var info = stat()
-        guard stat(child, &info) == 0 else {
+        guard let info = opened.info(of: name) else {
           problems.append(
             Problem(path: childRelative, reason: "cannot read (broken link or no permission)"))
           continue

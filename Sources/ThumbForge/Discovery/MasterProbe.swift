@@ -19,8 +19,8 @@ public enum MasterProbe {
   public static func probe(
     file: ScannedFile, folder: URL, limitInputPixels: Int, cached: ProbeResult?
   ) -> Result<ProbeResult, Problem> {
-    if let cached, cached.byteSize == file.byteSize, cached.modified == file.modified {
-      return check(cached, file: file, limit: limitInputPixels)
+    if let reused = reuse(cached, file: file, limitInputPixels: limitInputPixels) {
+      return reused
     }
     let path = folder.appendingPathComponent(file.relativePath).path
     if file.byteSize == 0 {
@@ -49,6 +49,17 @@ public enum MasterProbe {
       isPlainSRGB: image.interpretation == .srgb && image.format == .uchar
         && image.orientation == 1 && !image.hasICCProfile)
     return check(result, file: file, limit: limitInputPixels)
+  }
+
+  /// The outcome from an earlier result alone, without touching the file; nil when there is
+  /// none or the file's size or modification time changed since.
+  public static func reuse(_ cached: ProbeResult?, file: ScannedFile, limitInputPixels: Int)
+    -> Result<ProbeResult, Problem>?
+  {
+    guard let cached, cached.byteSize == file.byteSize, cached.modified == file.modified else {
+      return nil
+    }
+    return check(cached, file: file, limit: limitInputPixels)
   }
 
   private static func check(_ result: ProbeResult, file: ScannedFile, limit: Int) -> Result<

@@ -16,42 +16,48 @@ public struct ProbeCache: Sendable, Equatable {
   public init() {}
 
   public static func read(at url: URL) -> ProbeCache {
+    guard let data = FileManager.default.contents(atPath: url.path) else { return ProbeCache() }
+    return data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
+  }
+
+  private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ProbeCache {
     var cache = ProbeCache()
-    guard let data = FileManager.default.contents(atPath: url.path) else { return cache }
-    let bytes = [UInt8](data)
-    var lines = bytes.split(separator: UInt8(ascii: "\n"))[...]
-    guard let first = lines.popFirst(), first.elementsEqual(header.utf8) else { return cache }
-    for line in lines {
-      let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-      guard fields.count >= 5, let path = String(validating: fields[1], as: UTF8.self),
-        let size = integer(fields[2]), let hash = String(validating: fields[4], as: UTF8.self)
+    var lines = TabSeparatedLines(bytes)
+    func nextLine() -> Bool {
+      while lines.next() {
+        if lines.fields.count > 1 || !lines.fields[0].isEmpty { return true }  // skip empty lines
+      }
+      return false
+    }
+    guard nextLine(), lines.fields.count == 1, lines.field(0, equals: header) else { return cache }
+    // Size the tables once instead of growing them.
+    var sourceLines = 0
+    var lineCount = 0
+    for index in 0..<(bytes.count - 1) where bytes[index] == .newline {
+      lineCount += 1
+      if bytes[index + 1] == UInt8(ascii: "S") { sourceLines += 1 }
+    }
+    cache.sources.reserveCapacity(sourceLines)
+    cache.outputs.reserveCapacity(lineCount - sourceLines)
+    while nextLine() {
+      let count = lines.fields.count
+      guard count >= 5, let path = lines.text(1), let size = lines.integer(2),
+        let hash = lines.text(4)
       else { continue }
-      let modified = Int64(integer(fields[3]) ?? -1)
-      if fields.count == 9, fields[0].first == UInt8(ascii: "S"), let width = integer(fields[5]),
-        let height = integer(fields[6])
+      let modified = Int64(lines.integer(3) ?? -1)
+      let kind = lines.field(0).first
+      if count == 9, kind == UInt8(ascii: "S"), let width = lines.integer(5),
+        let height = lines.integer(6)
       {
         cache.sources[path] = ProbeResult(
           byteSize: size, modified: modified, hash: hash, width: width, height: height,
-          hasAlpha: fields[7].first == UInt8(ascii: "1"),
-          isPlainSRGB: fields[8].first == UInt8(ascii: "1"))
-      } else if fields.count == 5, fields[0].first == UInt8(ascii: "O") {
+          hasAlpha: lines.field(7).first == UInt8(ascii: "1"),
+          isPlainSRGB: lines.field(8).first == UInt8(ascii: "1"))
+      } else if count == 5, kind == UInt8(ascii: "O") {
         cache.outputs[path] = FileStamp(byteSize: size, modified: modified, hash: hash)
       }
     }
     return cache
-  }
-
-  /// A non-negative decimal integer, without going through `String`.
-  private static func integer(_ digits: ArraySlice<UInt8>) -> Int? {
-    guard !digits.isEmpty, digits.count <= 19 else { return nil }
-    var value = 0
-    for digit in digits {
-      guard digit >= UInt8(ascii: "0") && digit <= UInt8(ascii: "9") else { return nil }
-      let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-      guard !overflow else { return nil }
-      value = times10 + Int(digit - UInt8(ascii: "0"))
-    }
-    return value
   }
 
   public func write(to url: URL) throws {
@@ -82,8 +88,17 @@ public struct FileStamp: Codable, Sendable, Equatable {
   public static func current(at path: String) -> (byteSize: Int, modified: Int64)? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    return (
-      Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    )
+    return facts(info)
+  }
+
+  /// Reads size and mtime of a file in `folder` (nil when the file is missing).
+  static func current(at relativePath: String, in folder: OpenFolder) -> (
+    byteSize: Int, modified: Int64
+  )? {
+    folder.info(of: relativePath).map(facts)
+  }
+
+  private static func facts(_ info: stat) -> (byteSize: Int, modified: Int64) {
+    (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
   }
 }

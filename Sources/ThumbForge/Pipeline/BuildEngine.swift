@@ -44,24 +44,27 @@ public struct BuildEngine: Sendable {
     var report = BuildReport()
     report.catalog = workspace.catalog.path
     report.manifest = workspace.manifest.path
-    let manifest: Manifest?
-    do {
-      manifest = try ManifestStore.read(at: workspace.manifest)
-    } catch {
-      throw ConfigError(
-        file: workspace.manifest.path, line: nil, key: "",
-        message:
-          "manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to rebuild from scratch"
-      )
+    // The file cache, the manifest and the state of the files it lists load on other
+    // threads while the asset folder is scanned and planned.
+    let cacheLoading = BackgroundTask { [workspace] in ProbeCache.read(at: workspace.cache) }
+    let loading = BackgroundTask { [workspace] () throws(ConfigError) in
+      try PreviousBuild.load(workspace)
     }
     let pending = PendingList(url: pendingURL)
     // Temporary files only outlive a run that was killed, which leaves its pending list.
-    if !options.checkOnly && pending.exists { AtomicFile.sweep(folder: workspace.catalog.path) }
-    var cache = ProbeCache.read(at: workspace.cache)
+    // (An unreadable manifest stops the run first.)
+    if !options.checkOnly && pending.exists {
+      _ = try loading.value()
+      AtomicFile.sweep(folder: workspace.catalog.path)
+    }
+    let found = SourceDiscovery.discover(workspace, cache: cacheLoading.value, width: width)
+    var cache = cacheLoading.value()
     let originalCache = cache
-    let found = SourceDiscovery.discover(workspace, cache: cache, width: width)
     cache.sources = found.cache
     let plan = planner().plan(found.sources)
+    let previousBuild = try loading.value()
+    let manifest = previousBuild.manifest
+    let previous = previousBuild.imageSets
     report.problems = (found.problems + plan.problems)
     var regenerate: [Glob] = []
     for pattern in options.regenerate {
@@ -69,12 +72,10 @@ public struct BuildEngine: Sendable {
         throw ConfigError(file: "regenerate", line: nil, key: "", message: error.message)
       }
     }
-    let previous = Dictionary(
-      (manifest?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     var outcome = Staleness(
       workspace: workspace, previous: previous, cache: cache, force: options.force,
       regenerate: regenerate,
-      pending: pending.read(), adopt: options.adopt
+      pending: pending.read(), adopt: options.adopt, onDisk: previousBuild.files
     ).evaluate(plan: plan, unusable: found.unusable)
     if !regenerate.isEmpty {
       // regenerate renders exactly the named assets and leaves everything else as it is.
@@ -182,8 +183,14 @@ public struct BuildEngine: Sendable {
       catalog: workspace.catalogRelativeToManifest,
       groups: Array(written.union(ownedGroups.intersection(usedGroups))),
       imageSets: Array(entries.values))
+    // The manifest file's facts to record in a new manifest cache (nil: the cache is current).
+    var manifestCacheFacts = previousBuild.staleCacheFacts
     if newManifest != manifest || !FileManager.default.fileExists(atPath: workspace.manifest.path) {
       try ManifestStore.write(newManifest, to: workspace.manifest)
+      manifestCacheFacts = FileFacts.current(at: workspace.manifest.path)
+    }
+    if let manifestCacheFacts {
+      try? ManifestCache.write(newManifest, to: workspace.manifestCache, facts: manifestCacheFacts)
     }
     pending.clear()
     if let swiftFile = workspace.swiftFile {

@@ -11,23 +11,37 @@ public enum SourceDiscovery {
   }
 
   public static func discover(_ workspace: Workspace, cache: ProbeCache, width: Int) -> Result {
+    discover(workspace, cache: { cache }, width: width)
+  }
+
+  /// Like ``discover(_:cache:width:)``, asking for the cache only once the folder is
+  /// scanned, so that it can be read meanwhile.
+  public static func discover(
+    _ workspace: Workspace, cache readCache: () -> ProbeCache, width: Int
+  ) -> Result {
     let config = workspace.config
     let scan = FolderScanner.scan(folder: workspace.folder, skipping: workspace.skippedPaths)
+    let cache = readCache()
     var problems = scan.problems
     let candidates: [(ScannedFile, MasterName)] = scan.files.compactMap { file in
-      let name = (file.relativePath as NSString).lastPathComponent
+      let path = file.relativePath
+      let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
       return MasterName(fileName: name, darkSuffix: config.darkSuffix).map { (file, $0) }
     }
     let folder = workspace.folder
     let limit = config.limitInputPixels
-    let probed = WorkQueue(width: width).run(candidates) { file, _ in
-      MasterProbe.probe(
-        file: file, folder: folder, limitInputPixels: limit,
-        cached: cache.sources[file.relativePath])
+    // Unchanged files are answered from the cache right here; only the others go to the work
+    // queue, where each item costs more than such a lookup.
+    var outcomes = candidates.map { file, _ in
+      MasterProbe.reuse(cache.sources[file.relativePath], file: file, limitInputPixels: limit)
     }
+    let changed = outcomes.indices.filter { outcomes[$0] == nil }
+    let probed = WorkQueue(width: width).run(changed.map { candidates[$0].0 }) { file in
+      MasterProbe.probe(file: file, folder: folder, limitInputPixels: limit, cached: nil)
+    }
+    for (index, result) in zip(changed, probed) { outcomes[index] = result }
     // libvips' error buffer is shared by every thread, so two files failing at once can swap
     // messages; probe the failures again one at a time for their own reasons.
-    var outcomes = probed
     for (index, (file, _)) in candidates.enumerated() {
       if case .failure = outcomes[index] {
         outcomes[index] = MasterProbe.probe(

@@ -13,6 +13,9 @@ struct Staleness {
   /// Imageset folders a killed run had started (owned although not in the manifest).
   let pending: Set<String>
   let adopt: Bool
+  /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
+  /// in it are looked up when needed.
+  var onDisk: [String: (byteSize: Int, modified: Int64)?] = [:]
 
   struct Decision {
     var jobIndex: Int
@@ -32,6 +35,8 @@ struct Staleness {
   func evaluate(plan: BuildPlan, unusable: Set<String>) -> Outcome {
     var outcome = Outcome()
     var planned = Set<String>()
+    let catalog = workspace.catalog.path
+    outcome.stamps.reserveCapacity(previous.values.reduce(0) { $0 + $1.outputs.count + 1 })
     for (index, job) in plan.jobs.enumerated() {
       let sources = (job.source.masters + job.source.darkMasters).map {
         ManifestSource(path: $0.path, hash: $0.hash)
@@ -45,8 +50,8 @@ struct Staleness {
       for set in job.imageSets {
         planned.insert(set.folder)
         guard let entry = previous[set.folder] else {
-          let onDisk = FileManager.default.fileExists(atPath: catalogPath + "/" + set.folder)
-          if onDisk && !adopt && !pending.contains(set.folder) {
+          let exists = FileManager.default.fileExists(atPath: catalog + "/" + set.folder)
+          if exists && !adopt && !pending.contains(set.folder) {
             outcome.foreign.append(
               Problem(
                 path: set.folder,
@@ -76,7 +81,7 @@ struct Staleness {
             ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
           reasons.append(StaleItem(kind: .stale, path: set.folder, detail: detail))
         }
-        reasons += fileDifferences(entry, stamps: &outcome.stamps)
+        reasons += fileDifferences(entry, in: catalog, stamps: &outcome.stamps)
         if reasons.isEmpty {
           outcome.upToDate.append((index, set, entry))
         } else {
@@ -84,8 +89,9 @@ struct Staleness {
         }
       }
     }
-    for entry in previous.values.sorted(by: { $0.folder < $1.folder })
-    where !planned.contains(entry.folder) {
+    for entry in previous.values.filter({ !planned.contains($0.folder) })
+      .sorted(by: { $0.folder < $1.folder })
+    {
       let present = entry.sources.contains { source in
         unusable.contains(source.path)
       }
@@ -95,18 +101,16 @@ struct Staleness {
     return outcome
   }
 
-  private var catalogPath: String { workspace.catalog.path }
-
   /// Outputs and `Contents.json` missing or changed on disk since the manifest recorded them.
-  private func fileDifferences(_ entry: ManifestImageSet, stamps: inout [String: FileStamp])
-    -> [StaleItem]
-  {
+  private func fileDifferences(
+    _ entry: ManifestImageSet, in catalog: String, stamps: inout [String: FileStamp]
+  ) -> [StaleItem] {
     var items: [StaleItem] = []
     let contents = entry.folder + "/Contents.json"
     let files = entry.outputs.map { ($0.path, $0.hash) } + [(contents, entry.contentsHash)]
     for (path, hash) in files {
-      let full = catalogPath + "/" + path
-      guard let stat = FileStamp.current(at: full) else {
+      let full = catalog + "/" + path
+      guard let stat = onDisk[path] ?? FileStamp.current(at: full) else {
         items.append(StaleItem(kind: .missing, path: path, detail: "deleted from the catalog"))
         continue
       }

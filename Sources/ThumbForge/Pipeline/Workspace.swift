@@ -44,9 +44,14 @@ public struct Workspace: Sendable {
       swiftFile: swift)
   }
 
+  /// The manifest's line-format copy (see `ManifestCache`), beside the file cache.
+  public var manifestCache: URL {
+    cache.deletingLastPathComponent().appendingPathComponent(".thumbforge-manifest-cache")
+  }
+
   /// Paths the scanner must not read as masters.
   var skippedPaths: Set<String> {
-    var paths: Set<String> = [catalog.path, manifest.path, cache.path]
+    var paths: Set<String> = [catalog.path, manifest.path, cache.path, manifestCache.path]
     if let configFile { paths.insert(configFile.standardizedFileURL.path) }
     if let swiftFile { paths.insert(swiftFile.path) }
     return paths

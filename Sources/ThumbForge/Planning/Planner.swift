@@ -19,6 +19,7 @@ public struct Planner: Sendable {
     var problems: [Problem] = []
     var claimed: [String: String] = [:]  // lookup name → source that claimed it
     let globs = config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } }
+    var headers: [String: String] = [:]  // recipe name → its hash header, built once
     for source in sources.sorted(by: { $0.qualifiedName < $1.qualifiedName }) {
       let names = recipeNames(for: source, globs: globs)
       var sets: [PlannedImageSet] = []
@@ -47,7 +48,9 @@ public struct Planner: Sendable {
               reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
           continue
         }
-        sets.append(imageSet(source: source, recipe: recipe, name: setName))
+        let header = headers[name] ?? hashHeader(recipe)
+        headers[name] = header
+        sets.append(imageSet(source: source, recipe: recipe, name: setName, hashHeader: header))
       }
       if !sets.isEmpty { jobs.append(Job(source: source, imageSets: sets)) }
     }
@@ -62,7 +65,18 @@ public struct Planner: Sendable {
     return config.defaultRecipes
   }
 
-  func imageSet(source: AssetSource, recipe: Recipe, name: String) -> PlannedImageSet {
+  /// The first lines of every recipe hash of `recipe`: its parameters, the tool and libvips
+  /// versions and the strictness, which are the same for all of its imagesets.
+  func hashHeader(_ recipe: Recipe) -> String {
+    [
+      recipe.identifier, "tool=\(ToolVersion.current)", "vips=\(vipsVersion)",
+      "fail-on=\(config.failOn.rawValue)",
+    ].joined(separator: "\n")
+  }
+
+  func imageSet(source: AssetSource, recipe: Recipe, name: String, hashHeader header: String? = nil)
+    -> PlannedImageSet
+  {
     let folder = (source.group + [name + ".imageset"]).joined(separator: "/")
     var outputs: [PlannedOutput] = []
     var skipped: [String] = []
@@ -89,16 +103,12 @@ public struct Planner: Sendable {
         }
       }
     }
-    let description =
-      ([
-        recipe.identifier, "tool=\(ToolVersion.current)", "vips=\(vipsVersion)",
-        "fail-on=\(config.failOn.rawValue)",
-      ]
-      + outputs.map {
-        let crop = $0.crop.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "none"
-        return "\($0.path)|\($0.mode.rawValue)|\($0.master)|\($0.pixelSize)|\($0.resizeTo)|\(crop)"
-      })
-      .joined(separator: "\n")
+    var description = header ?? hashHeader(recipe)
+    for output in outputs {
+      let crop = output.crop.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "none"
+      description +=
+        "\n\(output.path)|\(output.mode.rawValue)|\(output.master)|\(output.pixelSize)|\(output.resizeTo)|\(crop)"
+    }
     return PlannedImageSet(
       recipe: recipe, name: name, folder: folder, outputs: outputs, skipped: skipped,
       warnings: warnings, recipeHash: ContentHash.of(string: description))

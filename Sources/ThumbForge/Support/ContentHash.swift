@@ -26,10 +26,18 @@ public enum ContentHash {
     return hex(hasher.finalize())
   }
 
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
+  /// Lowercase hex, two digits a byte, written straight into the string's storage.
   private static func hex(_ digest: SHA256.Digest) -> String {
-    digest.map { byte in
-      let text = String(byte, radix: 16)
-      return text.count == 1 ? "0" + text : text
-    }.joined()
+    String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { buffer in
+      var index = 0
+      for byte in digest {
+        buffer[index] = hexDigits[Int(byte >> 4)]
+        buffer[index + 1] = hexDigits[Int(byte & 0x0f)]
+        index += 2
+      }
+      return index
+    }
   }
 }

@@ -1,0 +1,46 @@
+internal import Foundation
+
+/// What the last build left: its manifest, read from the manifest cache while that is
+/// current, and the size and modification time of every catalog file the manifest lists,
+/// so that a run can load all of it on another thread while it discovers and plans.
+struct PreviousBuild: Sendable {
+  var manifest: Manifest?
+  /// The manifest's imagesets by folder (the first, should one appear twice).
+  var imageSets: [String: ManifestImageSet]
+  /// The manifest file's facts to record in a new manifest cache; nil when it is current.
+  var staleCacheFacts: FileFacts?
+  /// Catalog-relative path → size and modification time (nil: missing) of the outputs and
+  /// imageset `Contents.json` files the manifest lists.
+  var files: [String: (byteSize: Int, modified: Int64)?]
+
+  /// Reads the manifest and looks up its files; throws when the manifest is unreadable.
+  static func load(_ workspace: Workspace) throws(ConfigError) -> PreviousBuild {
+    let facts = FileFacts.current(at: workspace.manifest.path)
+    var manifest = ManifestCache.read(at: workspace.manifestCache, matching: facts)
+    let staleCacheFacts = manifest == nil ? facts : nil
+    if manifest == nil {
+      do {
+        manifest = try ManifestStore.read(at: workspace.manifest)
+      } catch {
+        throw ConfigError(
+          file: workspace.manifest.path, line: nil, key: "",
+          message:
+            "manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to rebuild from scratch"
+        )
+      }
+    }
+    let sets = manifest?.imageSets ?? []
+    let catalog = OpenFolder(path: workspace.catalog.path)
+    var files: [String: (byteSize: Int, modified: Int64)?] = [:]
+    files.reserveCapacity(sets.reduce(0) { $0 + $1.outputs.count + 1 })
+    for set in sets {
+      for path in set.outputs.map(\.path) + [set.folder + "/Contents.json"] {
+        files.updateValue(FileStamp.current(at: path, in: catalog), forKey: path)
+      }
+    }
+    return PreviousBuild(
+      manifest: manifest,
+      imageSets: Dictionary(sets.map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a }),
+      staleCacheFacts: staleCacheFacts, files: files)
+  }
+}

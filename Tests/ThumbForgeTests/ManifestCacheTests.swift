@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import Vips
+
+@testable import ThumbForge
+
+@Suite("Manifest cache")
+struct ManifestCacheTests {
+  static let facts = FileFacts(
+    size: 11_451_461, modified: 1_763_765_432_123_456_789, changed: 1_763_765_432_987_654_321,
+    inode: 4_242)
+
+  /// A manifest exercising every field: optional values present and absent, empty and
+  /// repeated lists, and text with tabs, line feeds, backslashes and non-ASCII letters.
+  static func sample() -> Manifest {
+    let flag = ManifestImageSet(
+      asset: "Flags/Côte d'Ivoire", group: ["Flags"], recipe: "flag", recipeHash: "aa11",
+      folder: "Flags/Côte d'Ivoire-flag.imageset", contentsHash: "bb22",
+      sources: [
+        ManifestSource(path: "Flags/Côte d'Ivoire.svg", hash: "cc33"),
+        ManifestSource(path: "Flags/Côte d'Ivoire~dark.svg", hash: "dd44"),
+      ],
+      outputs: [
+        ManifestOutput(
+          path: "Flags/Côte d'Ivoire-flag.imageset/Côte d'Ivoire@2x.png", scale: 2,
+          appearance: nil, width: 80, height: 50, bytes: 706, hash: "ee55",
+          crop: PixelRect(x: 10, y: 0, width: 80, height: 50)),
+        ManifestOutput(
+          path: "Flags/Côte d'Ivoire-flag.imageset/Côte d'Ivoire~dark@2x.png", scale: 2,
+          appearance: "dark", width: 80, height: 50, bytes: 0, hash: "ff66", crop: nil),
+      ],
+      warnings: ["@2x: enlarges\ta tab", "line\nfeed and back\\slash \\t"],
+      skipped: ["@3x (dark): no master"])
+    let odd = ManifestImageSet(
+      asset: "A\tB/C\\D", group: ["A\tB", "", "x\n"], recipe: "", recipeHash: "",
+      folder: "A\tB/C\\D.imageset", contentsHash: "", sources: [],
+      outputs: [
+        ManifestOutput(
+          path: "-", scale: 0, appearance: "", width: 1, height: 1, bytes: 1, hash: "+",
+          crop: PixelRect(x: -1, y: 0, width: 0, height: 0))
+      ], warnings: [], skipped: ["", ""])
+    let plain = ManifestImageSet(
+      asset: "Logo", group: [], recipe: "variants", recipeHash: "0011", folder: "Logo.imageset",
+      contentsHash: "2233", sources: [ManifestSource(path: "Logo@3x.png", hash: "4455")],
+      outputs: [], warnings: [], skipped: [])
+    var manifest = Manifest(
+      toolVersion: "0.1.0", libvipsVersion: "8.14.1", configHash: "", catalog: "Assets.xcassets",
+      groups: ["Flags", "A\tB"], imageSets: [plain, flag, odd])
+    // Keep an order the initializer would not choose: the cache must not re-sort.
+    manifest.groups = ["Flags", "A\tB"]
+    manifest.imageSets = [plain, odd, flag]
+    return manifest
+  }
+
+  static func temporaryURL() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "manifest-cache-\(UUID().uuidString)")
+  }
+
+  @Test("round-trips every field, order and escaped character")
+  func roundTrip() throws {
+    let url = Self.temporaryURL()
+    defer { try? FileManager.default.removeItem(at: url) }
+    let manifest = Self.sample()
+    try ManifestCache.write(manifest, to: url, facts: Self.facts)
+    #expect(ManifestCache.read(at: url, matching: Self.facts) == manifest)
+
+    var empty = Manifest(
+      toolVersion: "", libvipsVersion: "", configHash: "", catalog: "", groups: [],
+      imageSets: [])
+    empty.schema = 7
+    empty.tool = "other"
+    try ManifestCache.write(empty, to: url, facts: Self.facts)
+    #expect(ManifestCache.read(at: url, matching: Self.facts) == empty)
+  }
+
+  @Test("a cache written for another version of the manifest file is not used")
+  func stale() throws {
+    let url = Self.temporaryURL()
+    defer { try? FileManager.default.removeItem(at: url) }
+    try ManifestCache.write(Self.sample(), to: url, facts: Self.facts)
+    var other = [Self.facts, Self.facts, Self.facts, Self.facts]
+    other[0].size += 1
+    other[1].modified += 1
+    other[2].changed += 1
+    other[3].inode += 1
+    for facts in other { #expect(ManifestCache.read(at: url, matching: facts) == nil) }
+    #expect(ManifestCache.read(at: url, matching: nil) == nil)
+  }
+
+  @Test("a missing, cut short or damaged cache reads as none")
+  func damaged() throws {
+    let url = Self.temporaryURL()
+    defer { try? FileManager.default.removeItem(at: url) }
+    #expect(ManifestCache.read(at: url, matching: Self.facts) == nil)
+    let bytes = ManifestCache.encode(Self.sample(), stamp: Self.facts)
+    // Every cut, at any byte, is noticed.
+    for length in 0..<bytes.count {
+      try Data(bytes.prefix(length)).write(to: url)
+      #expect(ManifestCache.read(at: url, matching: Self.facts) == nil, "cut at \(length)")
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let damaged = [
+      text.replacingOccurrences(of: "thumbforge-manifest-cache 1", with: "thumbforge-cache 2"),
+      text.replacingOccurrences(of: "\nE\t3\n", with: "\nE\t2\n"),
+      text.replacingOccurrences(of: "\nE\t3\n", with: "\nE\t3\nS\tx\ty\n"),
+      text.replacingOccurrences(of: "\t+dark", with: "\t+dark\textra"),
+      text.replacingOccurrences(of: "back\\\\slash", with: "back\\qslash"),
+      text.replacingOccurrences(of: "\t80\t50\t706", with: "\t80\tfifty\t706"),
+      text.replacingOccurrences(of: "10,0,80,50", with: "10,0,80"),
+      text.replacingOccurrences(of: "\nI\tLogo", with: "\nX\tLogo"),
+      "{\"schema\": 1}\n",
+    ]
+    for (index, variant) in damaged.enumerated() {
+      #expect(variant != text, "variant \(index) changed nothing")
+      try Data(variant.utf8).write(to: url)
+      #expect(ManifestCache.read(at: url, matching: Self.facts) == nil, "variant \(index)")
+    }
+    var invalidUTF8 = bytes
+    let index = try #require(invalidUTF8.firstIndex(of: 0xC3))  // the lead byte of "ô"
+    invalidUTF8[index] = 0xFF
+    try Data(invalidUTF8).write(to: url)
+    #expect(ManifestCache.read(at: url, matching: Self.facts) == nil)
+  }
+
+  @Test("builds write it; a damaged or stale cache falls back to manifest.json and is rewritten")
+  func engineFallsBack() throws {
+    let harness = try RenderHarness(config: "scales: [1, 2]\nmaster-scale: 2\n")
+    defer { harness.remove() }
+    for name in ["Alpha", "Beta", "Gamma"] {
+      try harness.add(
+        try VipsImage.solid(width: 16, height: 16, color: [200, 20, 20]), as: "Icons/\(name).png",
+        format: .png)
+    }
+    var options = BuildOptions(folder: harness.folder)
+    options.output = harness.folder.deletingLastPathComponent()
+      .appendingPathComponent("out/Assets.xcassets")
+    options.jobs = 1
+    let engine = try BuildEngine(options: options)
+    let workspace = engine.workspace
+    let first = try engine.run()
+    #expect(first.rendered == 6 && first.unchanged == 0)
+    let manifest = try #require(try ManifestStore.read(at: workspace.manifest))
+    let facts = FileFacts.current(at: workspace.manifest.path)
+    #expect(ManifestCache.read(at: workspace.manifestCache, matching: facts) == manifest)
+
+    // Damaged: the build reads the JSON, renders nothing and writes the cache again.
+    try Data("thumbforge-manifest-cache 1\ngarbage\n".utf8).write(to: workspace.manifestCache)
+    let again = try engine.run()
+    #expect(again.rendered == 0 && again.unchanged == 6)
+    #expect(ManifestCache.read(at: workspace.manifestCache, matching: facts) == manifest)
+
+    // Stale: manifest.json now says Beta was made by another recipe. The cache still
+    // describes the old file, which must not hide the change from `check`.
+    let json = try String(contentsOf: workspace.manifest, encoding: .utf8)
+    let beta = try #require(manifest.imageSets.first { $0.asset == "Icons/Beta" })
+    try Data(json.replacingOccurrences(of: beta.recipeHash, with: "edited").utf8)
+      .write(to: workspace.manifest)
+    var checkOptions = options
+    checkOptions.checkOnly = true
+    let check = try BuildEngine(options: checkOptions).run()
+    #expect(check.stale.map(\.path) == [beta.folder])
+    #expect(check.stale.first?.detail == "recipe, configuration or tool version changed")
+    let rebuilt = try engine.run()
+    #expect(rebuilt.rendered == 2 && rebuilt.unchanged == 4)
+    let updated = try #require(try ManifestStore.read(at: workspace.manifest))
+    #expect(updated == manifest)
+    #expect(
+      ManifestCache.read(
+        at: workspace.manifestCache, matching: FileFacts.current(at: workspace.manifest.path))
+        == updated)
+  }
+}

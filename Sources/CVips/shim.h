@@ -49,4 +49,14 @@ static inline VipsImage *cvips_image_new_memory_like(VipsImage *like, int width,
   return out;
 }
 
+/* Rows [top, top + height) of `region`'s image, computed (decoding as needed). 0 or -1. */
+static inline int cvips_region_prepare_rows(VipsRegion *region, int top, int height) {
+  VipsRect rect = {0, top, region->im->Xsize, height};
+  return vips_region_prepare(region, &rect);
+}
+static inline const void *cvips_region_row(VipsRegion *region, int y) {
+  return VIPS_REGION_ADDR(region, 0, y);
+}
+static inline long cvips_region_stride(VipsRegion *region) { return VIPS_REGION_LSKIP(region); }
+
 #endif

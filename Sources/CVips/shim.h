@@ -2,6 +2,9 @@
 #define THUMBFORGE_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* GType constants are macros that Swift cannot import; these expose them. */
 static inline GType cvips_type_int(void) { return G_TYPE_INT; }
@@ -20,6 +23,16 @@ static inline int cvips_get_int(VipsImage *image, const char *name, int fallback
   if (vips_image_get_typeof(image, name) == 0) return fallback;
   if (vips_image_get_int(image, name, &value) != 0) { vips_error_clear(); return fallback; }
   return value;
+}
+
+/* Caps glibc's malloc arenas (no-op elsewhere); 1 on success. */
+static inline int cvips_set_malloc_arena_max(int arenas) {
+#ifdef __GLIBC__
+  return mallopt(M_ARENA_MAX, arenas);
+#else
+  (void)arenas;
+  return 0;
+#endif
 }
 
 /* Whether the pixels are in one memory buffer (copy_memory, new_from_memory …). */

@@ -35,18 +35,18 @@ public struct Renderer: Sendable {
 
   private func render(_ work: [(Recipe, PlannedOutput)], master: Master) throws -> [RenderedFile] {
     let path = folder.appendingPathComponent(master.path).path
-    var files: [RenderedFile] = []
-    var toDecode: [(Recipe, PlannedOutput)] = []
-    for (recipe, output) in work {
-      if output.mode == .copy {
+    let toDecode = work.filter { $0.1.mode != .copy }
+    // Per-scale masters used as they are; read after the decoding work so their bytes are
+    // not alive during it.
+    let copies = { () throws -> [RenderedFile] in
+      try work.filter { $0.1.mode == .copy }.map { _, output in
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        files.append(RenderedFile(output: output, bytes: Array(data), hash: ContentHash.of(data)))
-      } else {
-        toDecode.append((recipe, output))
+        return RenderedFile(output: output, bytes: Array(data), hash: ContentHash.of(data))
       }
     }
-    guard !toDecode.isEmpty else { return files }
+    guard !toDecode.isEmpty else { return try copies() }
     if master.isVector {
+      var files: [RenderedFile] = []
       for (recipe, output) in toDecode {
         let scale = Double(output.resizeTo.width) / Double(master.pixelSize.width)
         let image = try VipsImage.load(
@@ -58,7 +58,7 @@ public struct Renderer: Sendable {
         let sized = try resize(upright, to: output.resizeTo, kernel: recipe.kernel, region: crop)
         files.append(try finish(sized, recipe: recipe, output: output))
       }
-      return files
+      return try copies() + files
     }
     let needed = toDecode.reduce(PixelSize(width: 1, height: 1)) { size, item in
       PixelSize(
@@ -90,7 +90,7 @@ public struct Renderer: Sendable {
     } else {
       try resizeWhileDecoding(upright, requests, then: encode)
     }
-    return files + toDecode.indices.compactMap { encoded[$0] }
+    return try copies() + toDecode.indices.compactMap { encoded[$0] }
   }
 
   /// Every resize of an opaque image, made while the image is decoded (see

@@ -110,7 +110,8 @@ public struct ResizeRequest: Sendable, Hashable {
     self.region = region
   }
 
-  var area: VipsRect { region ?? VipsRect(x: 0, y: 0, width: width, height: height) }
+  /// The pixels the request produces: `region`, or the whole resized image.
+  public var area: VipsRect { region ?? VipsRect(x: 0, y: 0, width: width, height: height) }
 }
 
 extension VipsImage {

@@ -113,25 +113,37 @@ public struct Renderer: Sendable {
     for (request, small) in zip(requests, fromHalf) where !(halve && small) {
       if !direct.contains(request) { direct.append(request) }
     }
-    var pass = try image.resizedInOnePass(direct, alsoHalve: halve)
-    for (position, request) in direct.enumerated() {
-      for index in requests.indices where requests[index] == request {
-        try use(index, pass.images[position])
+    var (images, half) = try image.resizedInOnePass(direct, alsoHalve: halve)
+    // Order for memory: the outputs made from the half-size copy first, so it can go; then
+    // the pass's own results from the smallest up, each let go once encoded, so the largest
+    // is encoded (JPEG's optimized coding buffers a whole image's coefficients) nearly alone.
+    if let base = half {
+      half = nil
+      let pyramid = Pyramid(base: base)
+      var done: Set<ResizeRequest> = Set(direct)
+      for request in requests where !done.contains(request) {
+        done.insert(request)
+        let source = try pyramid.source(
+          for: PixelSize(width: request.width, height: request.height))
+        let resized = try source.resize(
+          width: request.width, height: request.height, kernel: request.kernel,
+          region: request.region)
+        for index in requests.indices where requests[index] == request {
+          try use(index, resized)
+        }
       }
     }
-    pass.images = []
-    guard let half = pass.half else { return }
-    let pyramid = Pyramid(base: half)
-    var done: Set<ResizeRequest> = Set(direct)
-    for request in requests where !done.contains(request) {
-      done.insert(request)
-      let source = try pyramid.source(for: PixelSize(width: request.width, height: request.height))
-      let resized = try source.resize(
-        width: request.width, height: request.height, kernel: request.kernel,
-        region: request.region)
-      for index in requests.indices where requests[index] == request {
-        try use(index, resized)
+    var results = images.map { Optional($0) }
+    images = []
+    let bySize = direct.indices.sorted {
+      direct[$0].area.width * direct[$0].area.height < direct[$1].area.width
+        * direct[$1].area.height
+    }
+    for position in bySize {
+      for index in requests.indices where requests[index] == direct[position] {
+        try use(index, results[position]!)
       }
+      results[position] = nil
     }
   }
 

@@ -25,12 +25,17 @@ static inline int cvips_get_int(VipsImage *image, const char *name, int fallback
   return value;
 }
 
-/* Caps glibc's malloc arenas (no-op elsewhere); 1 on success. */
-static inline int cvips_set_malloc_arena_max(int arenas) {
+/* glibc malloc settings (no-op elsewhere): at most `arenas` arenas, blocks of at least
+ * `mmap_threshold` bytes mapped on their own (and unmapped when freed), free memory at the
+ * top of a heap returned beyond `trim_threshold` bytes. 1 when all were taken. */
+static inline int cvips_tune_malloc(int arenas, int mmap_threshold, int trim_threshold) {
 #ifdef __GLIBC__
-  return mallopt(M_ARENA_MAX, arenas);
+  return mallopt(M_ARENA_MAX, arenas) && mallopt(M_MMAP_THRESHOLD, mmap_threshold) &&
+         mallopt(M_TRIM_THRESHOLD, trim_threshold);
 #else
   (void)arenas;
+  (void)mmap_threshold;
+  (void)trim_threshold;
   return 0;
 #endif
 }

@@ -234,9 +234,9 @@ public struct BuildEngine: Sendable {
     // One image per core from our queue; libvips itself single-threaded (see README).
     if width > 1 { Vips.concurrency = 1 }
     Vips.setOperationCache(maxOperations: 0)
-    // One malloc arena per job: glibc's default (eight per core) kept tens of megabytes of
-    // freed image buffers per arena.
-    Vips.limitAllocatorArenas(to: width + 1)
+    // One malloc arena per job (plus the main thread's), and large-buffer thresholds suited
+    // to images: see Vips.tuneAllocator.
+    Vips.tuneAllocator(arenas: width + 1)
   }
 
 }

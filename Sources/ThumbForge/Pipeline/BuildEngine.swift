@@ -118,7 +118,12 @@ public struct BuildEngine: Sendable {
 
     // Render stale imagesets, one job per source.
     let byJob = Dictionary(grouping: outcome.toRender, by: { $0.jobIndex })
-    let jobIndices = byJob.keys.sorted()
+    // Biggest first, so the build does not end with one core finishing a large photo alone;
+    // the order changes nothing in the outputs.
+    let costs = byJob.mapValues {
+      Self.estimatedCost(of: plan.jobs[$0[0].jobIndex], sets: $0.map(\.set))
+    }
+    let jobIndices = byJob.keys.sorted { (costs[$0]!, $1) > (costs[$1]!, $0) }
     let total = jobIndices.count
     onEvent(
       .started(jobs: total, outputs: outcome.toRender.reduce(0) { $0 + $1.set.outputs.count }))

@@ -7,7 +7,8 @@ One task per asset on a multiprocessing Pool(2); each master that needs renderin
 once, with JPEG `draft()` shrink-on-load to the largest size its outputs need, converted once,
 and every output is derived from that image: LANCZOS resizes (`ImageOps.fit`-style
 `resize(box=...)` for centre crops), flags masked with an `ImageDraw.rounded_rectangle` drawn
-at 4x and reduced (anti-aliased edges) plus a border of 1 px per scale, JPEG q82 / PNG saves.
+at 4x and reduced (anti-aliased edges) plus a border of 1 px per scale, JPEG q82 (optimized
+Huffman tables when the workload asks, as ThumbForge does by default) / PNG saves.
 Outputs that are byte copies of a per-scale master are copied. SVG masters are rasterised
 with cairosvg at each output's size (Pillow cannot read SVG).
 """
@@ -50,7 +51,7 @@ def save(image, out, path):
     if out["format"] == "jpeg":
         if image.mode != "RGB":
             image = image.convert("RGB")
-        image.save(path, "JPEG", quality=out["quality"])
+        image.save(path, "JPEG", quality=out["quality"], optimize=out["optimize"])
     else:
         image.save(path, "PNG")
 

@@ -9,7 +9,8 @@ thumbnail: `pyvips.Image.thumbnail(file, ...)` once per output (libvips' own shr
 derive: each master loaded once (sequential access, JPEG `shrink` on load to the largest size
   its outputs need), copied to memory, and every output made from it with `resize` + `crop`.
 Flags: a rounded-rect alpha mask and a border, rendered once per size from SVG with
-`svgload_buffer`, applied with `bandjoin` + `composite`. JPEG Q=82, metadata stripped.
+`svgload_buffer`, applied with `bandjoin` + `composite`. JPEG Q=82 (optimize_coding as the
+workload says), metadata stripped.
 """
 import argparse
 import json
@@ -59,7 +60,7 @@ def finish(image, out):
     if out["format"] == "jpeg":
         if image.hasalpha():
             image = image.flatten(background=[255, 255, 255])
-        image.jpegsave(path, Q=out["quality"], strip=True)
+        image.jpegsave(path, Q=out["quality"], optimize_coding=out["optimize"], strip=True)
     else:
         image.pngsave(path, strip=True)
 

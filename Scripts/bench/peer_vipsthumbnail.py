@@ -30,7 +30,8 @@ def main():
             src = os.path.join(plan["folder"], out["master"])
             dest = os.path.join(out_dir, out["path"])
             folders.add(os.path.dirname(dest))
-            save = dest + (f"[Q={out['quality']},strip]" if out["format"] == "jpeg" else "[strip]")
+            jpeg = f"[Q={out['quality']}{',optimize_coding' if out['optimize'] else ''},strip]"
+            save = dest + (jpeg if out["format"] == "jpeg" else "[strip]")
             if out["mode"] == "copy":
                 lines.append(f"cp {q(src)} {q(dest)}")
                 continue

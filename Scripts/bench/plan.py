@@ -25,9 +25,10 @@ RASTER = {"png", "jpg", "jpeg", "webp", "heic", "heif", "avif", "tif", "tiff", "
 VECTOR = {"svg", "pdf"}
 KINDS = {"variants", "fit", "fill", "flag", "tile"}
 TOP_KEYS = {"output", "manifest", "swift", "master-scale", "scales", "format", "quality", "rules",
-            "recipes", "default-recipes", "concurrency", "limit-input-pixels", "fail-on"}
+            "recipes", "default-recipes", "concurrency", "limit-input-pixels", "fail-on",
+            "optimize-coding"}
 RECIPE_KEYS = {"kind", "size", "scales", "gravity", "radius", "stroke-width", "format", "quality",
-               "upscale"}
+               "upscale", "optimize-coding"}
 
 
 def rnd(x):
@@ -37,6 +38,7 @@ def rnd(x):
 
 def builtin(kind):
     r = {"kind": kind, "size": (0.0, 0.0), "scales": [2, 3], "format": "auto", "quality": 82,
+         "optimize": True,
          "radius": 0.0, "stroke": 0.0, "upscale": "never" if kind == "variants" else "warn"}
     if kind == "fit":
         r["size"] = (400.0, 400.0)
@@ -60,6 +62,7 @@ def read_config(path):
     scales = sorted(doc.get("scales", [2, 3]))
     fmt = doc.get("format", "auto")
     quality = int(doc.get("quality", 82))
+    optimize = bool(doc.get("optimize-coding", True))
     for kind in KINDS:
         r = builtin(kind)
         r["name"] = kind
@@ -67,6 +70,7 @@ def read_config(path):
         if kind != "flag":
             r["format"] = fmt
         r["quality"] = quality
+        r["optimize"] = optimize
         cfg["recipes"][kind] = r
     for name, node in (doc.get("recipes") or {}).items():
         unknown = set(node) - RECIPE_KEYS
@@ -80,6 +84,7 @@ def read_config(path):
             r = builtin(kind)
             r["scales"] = scales
             r["quality"] = quality
+            r["optimize"] = optimize
             if kind != "flag":
                 r["format"] = fmt
         else:
@@ -101,6 +106,8 @@ def read_config(path):
                 r[key] = node[key]
         if "quality" in node:
             r["quality"] = int(node["quality"])
+        if "optimize-coding" in node:
+            r["optimize"] = bool(node["optimize-coding"])
         cfg["recipes"][name] = r
     for rule in doc.get("rules") or []:
         cfg["rules"].append((glob_regex(rule["match"]), rule.get("recipes", ["variants"])))
@@ -238,6 +245,7 @@ def plan(folder, config_path):
                 out["kind"] = recipe["kind"]
                 out["scale"] = scale
                 out["quality"] = recipe["quality"]
+                out["optimize"] = recipe["optimize"]
                 outputs.append(out)
         total += len(outputs)
         jobs.append({"asset": asset, "group": group, "masters": masters, "outputs": outputs,

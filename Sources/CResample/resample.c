@@ -150,16 +150,22 @@ static inline uint8_t clamp8(int32_t v) {
 }
 
 /* Interleaves rows[0..BLOCK_ROWS) column by column over [c0, c0 + n); `bands` is a
- * constant at each call so the copies become plain loads and stores. */
+ * constant at each call so the copies become plain loads and stores. Three-band pixels
+ * move as 4-byte words whose spare byte the next store overwrites, which is why `block`
+ * has one byte of slack and the last column is copied exactly. */
 static inline __attribute__((always_inline)) void interleave(
     uint8_t *restrict block, const uint8_t *const *rows, int c0, int n, const int bands) {
   const int lanes = BLOCK_ROWS * bands;
-  for (int r = 0; r < BLOCK_ROWS; r++) {
-    const uint8_t *restrict in = rows[r] + (size_t)c0 * bands;
-    uint8_t *restrict out = block + r * bands;
-    for (int c = 0; c < n; c++, in += bands, out += lanes)
-      for (int b = 0; b < bands; b++) out[b] = in[b];
-  }
+  const uint8_t *in[BLOCK_ROWS];
+  for (int r = 0; r < BLOCK_ROWS; r++) in[r] = rows[r] + (size_t)c0 * bands;
+  int c = 0;
+  if (bands == 3)
+    for (; c < n - 1; c++)
+      for (int r = 0; r < BLOCK_ROWS; r++)
+        memcpy(block + (size_t)c * lanes + r * 3, in[r] + (size_t)c * 3, 4);
+  for (; c < n; c++)
+    for (int r = 0; r < BLOCK_ROWS; r++)
+      memcpy(block + (size_t)c * lanes + r * bands, in[r] + (size_t)c * bands, bands);
 }
 
 /* Horizontal filter of one interleaved block; `LANES` is BLOCK_ROWS * bands. Written
@@ -203,66 +209,157 @@ VECTOR_CLONES static void vertical(const uint8_t *const *rows, const int32_t *w,
   }
 }
 
-/* ---------------------------------------------------------------- driver */
+/* ---------------------------------------------------------------- streaming driver */
+
+struct cresample_stream {
+  int height, bands;
+  axis h, v;
+  int c0, columns; /* input columns the region reads */
+  int r1;          /* one past the last input row the region reads */
+  long row_bytes;  /* of an output row */
+  int ring;        /* horizontally filtered rows kept: every window plus one block */
+  int next;        /* first input row not yet filtered (a multiple of BLOCK_ROWS) */
+  int row;         /* next output row to write */
+  uint8_t *filtered, *block, *dst;
+  const uint8_t **taps;
+};
+
+void cresample_stream_free(cresample_stream *s) {
+  if (!s) return;
+  free(s->filtered);
+  free(s->block);
+  free(s->taps);
+  axis_free(&s->h);
+  axis_free(&s->v);
+  free(s);
+}
+
+cresample_stream *cresample_stream_new(int width, int height, int bands, int scaled_width,
+                                       int scaled_height, int x, int y, int out_width,
+                                       int out_height, cresample_kernel kernel, uint8_t *dst) {
+  if (!dst || width < 1 || height < 1 || bands < 1 || bands > 4 || scaled_width < 1 ||
+      scaled_height < 1 || x < 0 || y < 0 || out_width < 1 || out_height < 1 ||
+      x + out_width > scaled_width || y + out_height > scaled_height ||
+      support_of(kernel) == 0.0)
+    return NULL;
+  cresample_stream *s = calloc(1, sizeof(cresample_stream));
+  if (!s) return NULL;
+  s->height = height;
+  s->bands = bands;
+  s->dst = dst;
+  if (axis_make(&s->h, width, scaled_width, x, out_width, kernel) != 0 ||
+      axis_make(&s->v, height, scaled_height, y, out_height, kernel) != 0) {
+    cresample_stream_free(s);
+    return NULL;
+  }
+  s->c0 = s->h.start[0];
+  s->columns = s->h.start[out_width - 1] + s->h.taps - s->c0;
+  s->r1 = s->v.start[out_height - 1] + s->v.taps;
+  s->next = s->v.start[0] / BLOCK_ROWS * BLOCK_ROWS;
+  s->row_bytes = (long)out_width * bands;
+  s->ring = s->v.taps + BLOCK_ROWS;
+  s->filtered = malloc((size_t)s->ring * (size_t)s->row_bytes);
+  s->block = malloc((size_t)s->columns * BLOCK_ROWS * (size_t)bands + 1);
+  s->taps = malloc(sizeof(uint8_t *) * (size_t)s->v.taps);
+  if (!s->filtered || !s->block || !s->taps) {
+    cresample_stream_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* Writes every output row whose window is filtered. */
+static void emit_ready_rows(cresample_stream *s) {
+  while (s->row < s->v.count && s->v.start[s->row] + s->v.taps <= s->next) {
+    int lo = s->v.start[s->row];
+    for (int t = 0; t < s->v.taps; t++)
+      s->taps[t] = s->filtered + (size_t)((lo + t) % s->ring) * s->row_bytes;
+    vertical(s->taps, s->v.weights + (size_t)s->row * s->v.taps, s->v.taps, s->row_bytes,
+             s->dst + (size_t)s->row * s->row_bytes);
+    s->row++;
+  }
+}
+
+int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride, int first,
+                          int count) {
+  int last = first + count;
+  if (!s || !rows || count < 1 || first % BLOCK_ROWS != 0 || last > s->height ||
+      (count % BLOCK_ROWS != 0 && last != s->height) ||
+      stride < (long)(s->c0 + s->columns) * s->bands)
+    return -1;
+  if (s->row < s->v.count && s->next < first) return -1; /* a needed strip was skipped */
+  /* Ring slots: the oldest row a pending window reads is at least next - v.taps + 1, and a
+   * block writes rows up to next + BLOCK_ROWS - 1, so v.taps + BLOCK_ROWS slots never
+   * overwrite a row still needed. Rows past r1 repeat row r1 - 1 and are never read. */
+  emit_ready_rows(s);
+  while (s->row < s->v.count && s->next >= first && s->next < last) {
+    const uint8_t *in[BLOCK_ROWS];
+    uint8_t *out[BLOCK_ROWS];
+    for (int r = 0; r < BLOCK_ROWS; r++) {
+      int y = s->next + r < s->r1 ? s->next + r : s->r1 - 1;
+      in[r] = rows + (long)(y - first) * stride;
+      out[r] = s->filtered + (size_t)((s->next + r) % s->ring) * s->row_bytes;
+    }
+    switch (s->bands) {
+    case 1: interleave(s->block, in, s->c0, s->columns, 1); horizontal1(s->block, s->c0, &s->h, out); break;
+    case 2: interleave(s->block, in, s->c0, s->columns, 2); horizontal2(s->block, s->c0, &s->h, out); break;
+    case 3: interleave(s->block, in, s->c0, s->columns, 3); horizontal3(s->block, s->c0, &s->h, out); break;
+    default: interleave(s->block, in, s->c0, s->columns, 4); horizontal4(s->block, s->c0, &s->h, out); break;
+    }
+    s->next += BLOCK_ROWS;
+    emit_ready_rows(s);
+  }
+  return 0;
+}
+
+int cresample_stream_finished(const cresample_stream *s) { return s && s->row == s->v.count; }
 
 int cresample(const uint8_t *src, int width, int height, int bands, long src_stride,
               int scaled_width, int scaled_height, int x, int y, int out_width,
               int out_height, cresample_kernel kernel, uint8_t *dst) {
-  if (!src || !dst || width < 1 || height < 1 || bands < 1 || bands > 4 ||
-      src_stride < (long)width * bands || scaled_width < 1 || scaled_height < 1 || x < 0 ||
-      y < 0 || out_width < 1 || out_height < 1 || x + out_width > scaled_width ||
-      y + out_height > scaled_height || support_of(kernel) == 0.0)
-    return -1;
-
-  axis h = {0}, v = {0};
-  if (axis_make(&h, width, scaled_width, x, out_width, kernel) != 0) return -1;
-  if (axis_make(&v, height, scaled_height, y, out_height, kernel) != 0) {
-    axis_free(&h);
-    return -1;
-  }
-  /* Input columns and rows the region reads. */
-  int c0 = h.start[0], c1 = h.start[out_width - 1] + h.taps;
-  int r0 = v.start[0], r1 = v.start[out_height - 1] + v.taps;
-  int columns = c1 - c0;
-  long row_bytes = (long)out_width * bands;
-  /* A ring of horizontally filtered rows: every window plus one block being filled. */
-  int ring = v.taps + BLOCK_ROWS;
-  uint8_t *filtered = malloc((size_t)ring * (size_t)row_bytes);
-  uint8_t *block = malloc((size_t)columns * BLOCK_ROWS * (size_t)bands);
-  const uint8_t **taps = malloc(sizeof(uint8_t *) * (size_t)v.taps);
-  int status = -1;
-  if (!filtered || !block || !taps) goto done;
-
-  int next = r0; /* first input row not yet filtered */
-  for (int j = 0; j < out_height; j++) {
-    int lo = v.start[j], hi = lo + v.taps;
-    while (next < hi) {
-      const uint8_t *rows[BLOCK_ROWS];
-      uint8_t *out[BLOCK_ROWS];
-      for (int r = 0; r < BLOCK_ROWS; r++) {
-        int row = next + r < r1 ? next + r : r1 - 1;
-        rows[r] = src + (long)row * src_stride;
-        out[r] = filtered + (size_t)((next + r) % ring) * row_bytes;
-      }
-      /* Rows past r1 are filtered into ring slots no window reads before they are
-       * overwritten: the ring holds v.taps + BLOCK_ROWS rows. */
-      switch (bands) {
-      case 1: interleave(block, rows, c0, columns, 1); horizontal1(block, c0, &h, out); break;
-      case 2: interleave(block, rows, c0, columns, 2); horizontal2(block, c0, &h, out); break;
-      case 3: interleave(block, rows, c0, columns, 3); horizontal3(block, c0, &h, out); break;
-      default: interleave(block, rows, c0, columns, 4); horizontal4(block, c0, &h, out); break;
-      }
-      next += BLOCK_ROWS;
-    }
-    for (int t = 0; t < v.taps; t++) taps[t] = filtered + (size_t)((lo + t) % ring) * row_bytes;
-    vertical(taps, v.weights + (size_t)j * v.taps, v.taps, row_bytes, dst + (size_t)j * row_bytes);
-  }
-  status = 0;
-done:
-  free(filtered);
-  free(block);
-  free(taps);
-  axis_free(&h);
-  axis_free(&v);
+  if (!src || src_stride < (long)width * bands) return -1;
+  cresample_stream *s = cresample_stream_new(width, height, bands, scaled_width, scaled_height,
+                                             x, y, out_width, out_height, kernel, dst);
+  if (!s) return -1;
+  int status = cresample_stream_push(s, src, src_stride, 0, height);
+  if (status == 0 && !cresample_stream_finished(s)) status = -1;
+  cresample_stream_free(s);
   return status;
+}
+
+/* ---------------------------------------------------------------- halving */
+
+VECTOR_CLONES static void halve_row(const uint8_t *restrict top, const uint8_t *restrict bottom,
+                                    int pixels, const int bands, uint8_t *restrict out) {
+  for (int i = 0; i < pixels; i++)
+    for (int b = 0; b < bands; b++) {
+      int a = top[(2 * i) * bands + b] + top[(2 * i + 1) * bands + b];
+      int c = bottom[(2 * i) * bands + b] + bottom[(2 * i + 1) * bands + b];
+      out[i * bands + b] = (uint8_t)((a + c + 2) >> 2);
+    }
+}
+
+int cresample_halve_strip(const uint8_t *rows, int width, int bands, long stride, int first,
+                          int count, uint8_t *dst) {
+  if (!rows || !dst || width < 2 || count < 1 || first % 2 != 0 || bands < 1 || bands > 4 ||
+      stride < (long)width * bands)
+    return -1;
+  int w = width / 2;
+  for (int y = 0; y + 1 < count; y += 2) {
+    const uint8_t *top = rows + (long)y * stride;
+    uint8_t *out = dst + (long)((first + y) / 2) * w * bands;
+    switch (bands) {
+    case 1: halve_row(top, top + stride, w, 1, out); break;
+    case 2: halve_row(top, top + stride, w, 2, out); break;
+    case 3: halve_row(top, top + stride, w, 3, out); break;
+    default: halve_row(top, top + stride, w, 4, out); break;
+    }
+  }
+  return 0;
+}
+
+int cresample_halve(const uint8_t *src, int width, int height, int bands, long src_stride,
+                    uint8_t *dst) {
+  if (height < 2) return -1;
+  return cresample_halve_strip(src, width, bands, src_stride, 0, height, dst);
 }

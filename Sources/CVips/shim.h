@@ -2,6 +2,9 @@
 #define THUMBFORGE_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* GType constants are macros that Swift cannot import; these expose them. */
 static inline GType cvips_type_int(void) { return G_TYPE_INT; }
@@ -20,6 +23,21 @@ static inline int cvips_get_int(VipsImage *image, const char *name, int fallback
   if (vips_image_get_typeof(image, name) == 0) return fallback;
   if (vips_image_get_int(image, name, &value) != 0) { vips_error_clear(); return fallback; }
   return value;
+}
+
+/* glibc malloc settings (no-op elsewhere): at most `arenas` arenas, blocks of at least
+ * `mmap_threshold` bytes mapped on their own (and unmapped when freed), free memory at the
+ * top of a heap returned beyond `trim_threshold` bytes. 1 when all were taken. */
+static inline int cvips_tune_malloc(int arenas, int mmap_threshold, int trim_threshold) {
+#ifdef __GLIBC__
+  return mallopt(M_ARENA_MAX, arenas) && mallopt(M_MMAP_THRESHOLD, mmap_threshold) &&
+         mallopt(M_TRIM_THRESHOLD, trim_threshold);
+#else
+  (void)arenas;
+  (void)mmap_threshold;
+  (void)trim_threshold;
+  return 0;
+#endif
 }
 
 /* Whether the pixels are in one memory buffer (copy_memory, new_from_memory …). */
@@ -48,5 +66,15 @@ static inline VipsImage *cvips_image_new_memory_like(VipsImage *like, int width,
   }
   return out;
 }
+
+/* Rows [top, top + height) of `region`'s image, computed (decoding as needed). 0 or -1. */
+static inline int cvips_region_prepare_rows(VipsRegion *region, int top, int height) {
+  VipsRect rect = {0, top, region->im->Xsize, height};
+  return vips_region_prepare(region, &rect);
+}
+static inline const void *cvips_region_row(VipsRegion *region, int y) {
+  return VIPS_REGION_ADDR(region, 0, y);
+}
+static inline long cvips_region_stride(VipsRegion *region) { return VIPS_REGION_LSKIP(region); }
 
 #endif

@@ -11,15 +11,19 @@ public struct SaveOptions: Sendable, Equatable, Hashable {
   public var stripMetadata: Bool
   /// Lossless WebP.
   public var lossless: Bool
+  /// JPEG: compute optimal Huffman tables (about 10 % smaller files, about twice the
+  /// encoding time).
+  public var optimizeCoding: Bool
 
   public init(
     quality: Int = 82, compression: Int = 6, interlace: Bool = false,
-    stripMetadata: Bool = true, lossless: Bool = false
+    stripMetadata: Bool = true, lossless: Bool = false, optimizeCoding: Bool = true
   ) {
     self.quality = quality
     self.compression = compression
     self.interlace = interlace
     self.stripMetadata = stripMetadata
     self.lossless = lossless
+    self.optimizeCoding = optimizeCoding
   }
 }

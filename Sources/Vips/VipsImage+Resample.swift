@@ -2,7 +2,7 @@ internal import CResample
 internal import CVips
 
 /// A rectangle of pixels, used to ask a resize for only part of its result.
-public struct VipsRect: Sendable, Equatable {
+public struct VipsRect: Sendable, Hashable {
   public var x: Int
   public var y: Int
   public var width: Int
@@ -44,22 +44,170 @@ extension VipsImage {
         .crop(x: area.x, y: area.y, width: area.width, height: area.height)
     }
     let source = try copiedToMemory()
-    guard
-      let out = VipsLock.withLock({
-        cvips_image_new_memory_like(source.pointer, Int32(area.width), Int32(area.height))
-      })
-    else { throw VipsError.fromBuffer(context: "resize") }
-    let result = VipsImage(owning: out)
+    let result = try Self.newMemoryImage(like: source, width: area.width, height: area.height)
     let status = cresample(
       cvips_image_data(source.pointer).assumingMemoryBound(to: UInt8.self),
       Int32(source.width), Int32(source.height), Int32(source.bands),
       cvips_image_line_bytes(source.pointer), Int32(width), Int32(height),
       Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), native,
-      cvips_image_data(out).assumingMemoryBound(to: UInt8.self))
+      cvips_image_data(result.pointer).assumingMemoryBound(to: UInt8.self))
     guard status == 0 else {
       throw VipsError(context: "resize", message: "out of memory resampling to \(width)x\(height)")
     }
     return result
+  }
+}
+
+extension VipsImage {
+  /// Halves the image with a 2×2 box filter (an odd last row or column is dropped), as
+  /// libvips' `shrink(2)` does; for opaque 8-bit images in ThumbForge's own code, which is
+  /// several times faster than libvips 8.14's. The result is a memory image.
+  public func halved() throws(VipsError) -> VipsImage {
+    guard width >= 2, height >= 2 else {
+      throw VipsError(context: "shrink", message: "a \(width)x\(height) image cannot be halved")
+    }
+    guard format == .uchar, !hasAlpha, (1...4).contains(bands) else {
+      return try shrink(by: 2).copiedToMemory()
+    }
+    let source = try copiedToMemory()
+    let result = try Self.newMemoryImage(like: source, width: width / 2, height: height / 2)
+    let status = cresample_halve(
+      cvips_image_data(source.pointer).assumingMemoryBound(to: UInt8.self),
+      Int32(source.width), Int32(source.height), Int32(source.bands),
+      cvips_image_line_bytes(source.pointer),
+      cvips_image_data(result.pointer).assumingMemoryBound(to: UInt8.self))
+    guard status == 0 else {
+      throw VipsError(context: "shrink", message: "cannot halve a \(width)x\(height) image")
+    }
+    return result
+  }
+
+  /// A new memory image with `like`'s header and metadata, ready to be filled.
+  fileprivate static func newMemoryImage(like: VipsImage, width: Int, height: Int)
+    throws(VipsError) -> VipsImage
+  {
+    guard
+      let out = VipsLock.withLock({
+        cvips_image_new_memory_like(like.pointer, Int32(width), Int32(height))
+      })
+    else { throw VipsError.fromBuffer(context: "new_memory") }
+    return VipsImage(owning: out)
+  }
+}
+
+/// One resize of ``VipsImage/resizedInOnePass(_:alsoHalve:)``: the image resized to exactly
+/// `width` × `height`, of which only `region` is kept (all of it when nil).
+public struct ResizeRequest: Sendable, Hashable {
+  public var width: Int
+  public var height: Int
+  public var kernel: Kernel
+  public var region: VipsRect?
+
+  public init(width: Int, height: Int, kernel: Kernel = .lanczos3, region: VipsRect? = nil) {
+    self.width = width
+    self.height = height
+    self.kernel = kernel
+    self.region = region
+  }
+
+  /// The pixels the request produces: `region`, or the whole resized image.
+  public var area: VipsRect { region ?? VipsRect(x: 0, y: 0, width: width, height: height) }
+}
+
+extension VipsImage {
+  /// Makes every requested resize, and the half-size copy when asked, in one top-to-bottom
+  /// pass over the image, so a sequentially loaded file is decoded once and never held
+  /// whole in memory: each strip of rows feeds every resize as it is decoded.
+  ///
+  /// Images the resampler cannot take (alpha, not 8-bit, the nearest kernel) are rendered
+  /// into memory first and resized one by one with the same results as
+  /// ``resize(width:height:kernel:region:)``. The results are memory images.
+  public func resizedInOnePass(_ requests: [ResizeRequest], alsoHalve: Bool) throws(VipsError)
+    -> (images: [VipsImage], half: VipsImage?)
+  {
+    for request in requests {
+      let area = request.area
+      guard request.width > 0, request.height > 0, area.x >= 0, area.y >= 0, area.width > 0,
+        area.height > 0, area.x + area.width <= request.width,
+        area.y + area.height <= request.height
+      else {
+        throw VipsError(
+          context: "resize",
+          message: "region \(area) is not inside a \(request.width)x\(request.height) result")
+      }
+    }
+    let streamable =
+      format == .uchar && !hasAlpha && (1...4).contains(bands) && width >= 2 && height >= 2
+      && requests.allSatisfy { $0.kernel.resampleKernel != nil }
+    guard streamable else {
+      let whole = try copiedToMemory()
+      var images: [VipsImage] = []
+      for request in requests {
+        images.append(
+          try whole.resize(
+            width: request.width, height: request.height, kernel: request.kernel,
+            region: request.region))
+      }
+      return (images, alsoHalve ? try whole.halved() : nil)
+    }
+    return try streamResizes(requests, alsoHalve: alsoHalve)
+  }
+
+  private func streamResizes(_ requests: [ResizeRequest], alsoHalve: Bool) throws(VipsError)
+    -> (images: [VipsImage], half: VipsImage?)
+  {
+    var images: [VipsImage] = []
+    var streams: [OpaquePointer] = []
+    defer { streams.forEach { cresample_stream_free($0) } }
+    for request in requests {
+      let area = request.area
+      let image = try Self.newMemoryImage(like: self, width: area.width, height: area.height)
+      guard
+        let stream = cresample_stream_new(
+          Int32(width), Int32(height), Int32(bands), Int32(request.width), Int32(request.height),
+          Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height),
+          request.kernel.resampleKernel!,
+          cvips_image_data(image.pointer).assumingMemoryBound(to: UInt8.self))
+      else {
+        throw VipsError(
+          context: "resize",
+          message: "out of memory resampling to \(request.width)x\(request.height)")
+      }
+      images.append(image)
+      streams.append(stream)
+    }
+    let half =
+      alsoHalve ? try Self.newMemoryImage(like: self, width: width / 2, height: height / 2) : nil
+    guard let region = VipsLock.withLock({ vips_region_new(pointer) }) else {
+      throw VipsError.fromBuffer(context: "region")
+    }
+    defer { VipsLock.withLock { g_object_unref(region) } }
+    let strip = Int(CRESAMPLE_STRIP_ROWS) * 8
+    for top in stride(from: 0, to: height, by: strip) {
+      let rows = min(strip, height - top)
+      guard cvips_region_prepare_rows(region, Int32(top), Int32(rows)) == 0,
+        let start = cvips_region_row(region, Int32(top))
+      else {
+        throw VipsError.fromBuffer(context: loader ?? "decode")
+      }
+      let pixels = start.assumingMemoryBound(to: UInt8.self)
+      let stride = cvips_region_stride(region)
+      for stream in streams {
+        guard cresample_stream_push(stream, pixels, stride, Int32(top), Int32(rows)) == 0 else {
+          throw VipsError(context: "resize", message: "the resampler refused rows \(top)…")
+        }
+      }
+      if let half {
+        _ = cresample_halve_strip(
+          pixels, Int32(width), Int32(bands), stride, Int32(top), Int32(rows),
+          cvips_image_data(half.pointer).assumingMemoryBound(to: UInt8.self))
+      }
+    }
+    guard streams.allSatisfy({ cresample_stream_finished($0) != 0 }) else {
+      throw VipsError(
+        context: "resize", message: "the image ended before every resize was complete")
+    }
+    return (images, half)
   }
 }
 

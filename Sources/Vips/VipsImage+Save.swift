@@ -47,7 +47,7 @@ extension VipsImage {
       arguments.append("interlace", .bool(options.interlace))
     case .jpeg:
       arguments.append("Q", .int(options.quality))
-      arguments.append("optimize-coding", .bool(true))
+      arguments.append("optimize-coding", .bool(options.optimizeCoding))
       arguments.append("interlace", .bool(options.interlace))
     case .webp:
       arguments.append("Q", .int(options.quality))

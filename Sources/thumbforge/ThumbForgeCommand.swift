@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ThumbForge
 
 /// The `thumbforge` command line.
 @main
@@ -12,7 +13,7 @@ struct ThumbForgeCommand: ParsableCommand {
       Exit codes: 0 success, 1 some inputs failed (or check found stale outputs), \
       2 usage or configuration error.
       """,
-    version: "0.1.0",
+    version: ToolVersion.current,
     subcommands: [BuildCommand.self, CheckCommand.self, RegenerateCommand.self],
     defaultSubcommand: BuildCommand.self)
 

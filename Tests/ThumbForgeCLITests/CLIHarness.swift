@@ -82,6 +82,13 @@ final class RunningCLI: @unchecked Sendable {
 
   var pid: Int32 { process.processIdentifier }
 
+  /// Whether the process has ended.
+  var hasEnded: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return ended != nil
+  }
+
   /// Sends `signal` (SIGKILL by default) to the process.
   func send(_ signal: Int32 = SIGKILL) {
     _ = kill(pid, signal)

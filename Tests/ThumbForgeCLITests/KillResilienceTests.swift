@@ -32,24 +32,28 @@ struct KillResilienceTests {
     print("KillResilienceTests: \(Self.sourceCount) sources made in \(clock.now - generation)")
     let started = clock.now
     let full = try await box.build(["--jobs", "2", "--output", reference.path])
-    let elapsed = clock.now - started
+    print("KillResilienceTests: the uninterrupted build took \(clock.now - started)")
     expectExit(full, 0)
     let expected = FolderSnapshot(reference.deletingLastPathComponent(), skipHidden: true)
     #expect(expected.paths.count == Self.sourceCount * 6 + 6 + 1)
 
-    // Kill moments spread over the run, whatever speed this machine has today: round k
-    // kills at a random moment in the k-th third of the first 80 % of a build.
-    let total =
-      Int(elapsed.components.seconds * 1000)
-      + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-    let span = max(600, min(4000, total * 8 / 10))
+    // Kill moments spread over the run by progress, not time (a timed kill misses when
+    // the machine is faster or less loaded than during the reference build): round k kills
+    // once the catalog holds a random share, in the k-th third of 5–80 %, of the files the
+    // run still has to write.
+    let expectedFiles = expected.paths.count - 1  // the manifest is not in the catalog
     var killedMidRun = 0
     for round in 1...3 {
-      let low = 50 + (span - 50) * (round - 1) / 3
-      let delay = Int.random(in: low...(50 + (span - 50) * round / 3))
+      let before = catalogFileCount(box.catalog)
+      let remaining = expectedFiles - before
+      let low = 0.05 + 0.75 * Double(round - 1) / 3
+      let share = Double.random(in: low...(low + 0.25))
+      let target = before + max(1, Int(Double(remaining) * share))
       let running = try RunningCLI(
         arguments: ["build", box.assets.path, "--jobs", "2"], in: box.root)
-      try await Task.sleep(for: .milliseconds(delay))
+      while !running.hasEnded && catalogFileCount(box.catalog) < target {
+        try await Task.sleep(for: .milliseconds(2))
+      }
       running.send(SIGKILL)
       let result = await running.wait()
       if result.signalled {
@@ -60,7 +64,7 @@ struct KillResilienceTests {
       // Whatever exists now is a whole file: the new version (equal to the reference).
       let now = FolderSnapshot(box.catalog)
       print(
-        "KillResilienceTests: round \(round): SIGKILL after \(delay) ms of a ~\(total) ms build: "
+        "KillResilienceTests: round \(round): SIGKILL at \(target) of \(expectedFiles) files: "
           + (result.signalled ? "killed" : "had already finished")
           + " with \(now.paths.filter { !isTemporary($0) }.count) of \(expected.paths.count - 1) files written"
       )
@@ -85,6 +89,16 @@ struct KillResilienceTests {
       !FileManager.default.fileExists(
         atPath: box.out.appendingPathComponent(".thumbforge-pending.json").path))
     expectExit(try await box.check(), 0)
+  }
+
+  /// Finished (non-temporary) files in the catalog.
+  func catalogFileCount(_ catalog: URL) -> Int {
+    guard let files = FileManager.default.enumerator(atPath: catalog.path) else { return 0 }
+    var count = 0
+    while let path = files.nextObject() as? String {
+      if !isTemporary(path) && path.contains(".") && !path.hasSuffix(".imageset") { count += 1 }
+    }
+    return count
   }
 
   func isTemporary(_ path: String) -> Bool {

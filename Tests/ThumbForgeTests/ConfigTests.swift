@@ -18,6 +18,30 @@ struct ConfigTests {
     #expect(config.recipes["fit"]?.upscale == .warn)
   }
 
+  @Test("optimize-coding is on by default, off at the top level or per recipe")
+  func optimizeCoding() throws {
+    let defaults = try ConfigLoader.parse("", file: "thumbforge.yml")
+    #expect(defaults.recipes.values.allSatisfy { $0.optimizeCoding })
+    let text = """
+      optimize-coding: false
+      recipes:
+        fill: { optimize-coding: true }
+        hero: { kind: fit, size: 100 }
+      """
+    let config = try ConfigLoader.parse(text, file: "thumbforge.yml")
+    #expect(config.recipes["variants"]?.optimizeCoding == false)
+    #expect(config.recipes["hero"]?.optimizeCoding == false)
+    #expect(config.recipes["fill"]?.optimizeCoding == true)
+    // Identifiers change only when it is off, so catalogs made before the setting stay valid.
+    let on = try #require(defaults.recipes["variants"])
+    var off = on
+    off.optimizeCoding = false
+    #expect(!on.identifier.contains("optimize-coding") && off.identifier != on.identifier)
+    #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("optimize-coding: maybe", file: "thumbforge.yml")
+    }
+  }
+
   @Test("rules, presets, top-level defaults and naming are read")
   func fullFile() throws {
     let text = """

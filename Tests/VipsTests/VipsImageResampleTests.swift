@@ -111,4 +111,60 @@ import Vips
         region: VipsRect(x: 90, y: 0, width: 20, height: 50))
     }
   }
+
+  @Test func onePassGivesTheSameBytesAsResizingOneByOne() throws {
+    let url = Fixtures.packageRoot.appendingPathComponent("Assets/Resorts/les-arcs@2x.jpg")
+    let streamed = try VipsImage.load(path: url.path, options: LoadOptions(access: .sequential))
+    let requests = [
+      ResizeRequest(width: 1024, height: 512),
+      ResizeRequest(
+        width: 1600, height: 800, kernel: .cubic,
+        region: VipsRect(x: 200, y: 0, width: 1200, height: 800)),
+      ResizeRequest(width: 77, height: 41, kernel: .linear),
+      ResizeRequest(width: streamed.width, height: streamed.height),  // a plain copy
+    ]
+    let pass = try streamed.resizedInOnePass(requests, alsoHalve: true)
+    #expect(pass.images.count == requests.count)
+    for (request, image) in zip(requests, pass.images) {
+      let expected = try Self.photo.resize(
+        width: request.width, height: request.height, kernel: request.kernel,
+        region: request.region)
+      #expect(try image.pixelBytes() == expected.pixelBytes(), "\(request)")
+    }
+    let half = try #require(pass.half)
+    #expect(try half.pixelBytes() == Self.photo.halved().pixelBytes())
+    #expect(try pass.images[3].pixelBytes() == Self.photo.pixelBytes())
+  }
+
+  @Test func onePassOverAnImageWithAlphaFallsBackToTheSameResults() throws {
+    let rgba = try Fixtures.image(width: 64, height: 48, layout: .rgba) { x, y, band in
+      band == 3 ? (x * 4) % 256 : (x * 5 + y * 3 + band * 40) % 256
+    }
+    let request = ResizeRequest(width: 30, height: 20)
+    let pass = try rgba.resizedInOnePass([request], alsoHalve: true)
+    #expect(try pass.images[0].pixelBytes() == rgba.resize(width: 30, height: 20).pixelBytes())
+    #expect(try pass.half?.pixelBytes() == rgba.shrink(by: 2).pixelBytes())
+  }
+
+  @Test func halvingAveragesEachTwoByTwoBlockAndDropsAnOddEdge() throws {
+    let grid = try Fixtures.image(width: 5, height: 3, layout: .grey) { x, y, _ in x * 10 + y * 100
+    }
+    // Rows 0-1, columns (0,1) and (2,3): (0+10+100+110)/4 = 55, (20+30+120+130)/4 = 75.
+    #expect(try grid.halved().pixelBytes() == [55, 75])
+  }
+
+  @Test func aTruncatedFileFailsTheOnePass() throws {
+    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-resample")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = Fixtures.packageRoot.appendingPathComponent("Assets/Resorts/snowbird@2x.jpg")
+    let copy = directory.appendingPathComponent("snowbird.jpg")
+    try FileManager.default.copyItem(at: source, to: copy)
+    let truncated = try Fixtures.truncatedCopy(of: copy, keeping: 0.4)
+    let image = try VipsImage.load(path: truncated.path, options: LoadOptions(access: .sequential))
+    // (The message is libvips' process-wide error text, which BadInputTests checks one test
+    // at a time; here only the failure itself is asserted.)
+    #expect(throws: VipsError.self) {
+      try image.resizedInOnePass([ResizeRequest(width: 300, height: 150)], alsoHalve: false)
+    }
+  }
 }

@@ -25,4 +25,32 @@ int cresample(const uint8_t *src, int width, int height, int bands, long src_str
               int scaled_width, int scaled_height, int x, int y, int out_width,
               int out_height, cresample_kernel kernel, uint8_t *dst);
 
+/* The same resampling fed strip by strip, so an image can be resized while it is decoded
+ * without ever being held whole. Strips arrive top to bottom, each starting at a multiple
+ * of CRESAMPLE_STRIP_ROWS and holding a multiple of it (the image's last strip excepted);
+ * strips the region does not need are skipped. */
+#define CRESAMPLE_STRIP_ROWS 8
+typedef struct cresample_stream cresample_stream;
+
+/* NULL for bad arguments or when memory runs out; `dst` must outlive the stream. */
+cresample_stream *cresample_stream_new(int width, int height, int bands, int scaled_width,
+                                       int scaled_height, int x, int y, int out_width,
+                                       int out_height, cresample_kernel kernel, uint8_t *dst);
+/* Feeds rows [first, first + count), `stride` bytes apart, starting at `rows`. 0 or -1. */
+int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride, int first,
+                          int count);
+/* Whether every row of the region has been written. */
+int cresample_stream_finished(const cresample_stream *s);
+void cresample_stream_free(cresample_stream *s);
+
+/* Halves `src` (as above) with a 2x2 box filter, rounding to nearest, into `dst` of
+ * (width / 2) x (height / 2) pixels; an odd last row or column is dropped, as libvips'
+ * `shrink` does. Returns 0, or -1 for bad arguments. */
+int cresample_halve(const uint8_t *src, int width, int height, int bands, long src_stride,
+                    uint8_t *dst);
+/* Halves one strip: rows [first, first + count) at `rows` (first even) into the matching
+ * rows of `dst`, a (width / 2) x (height / 2) image; a trailing odd row is dropped. */
+int cresample_halve_strip(const uint8_t *rows, int width, int bands, long stride, int first,
+                          int count, uint8_t *dst);
+
 #endif

@@ -8,14 +8,14 @@ struct ConfigReader {
   static let topKeys: Set<String> = [
     "output", "manifest", "swift", "master-scale", "scales", "format", "quality", "rules",
     "recipes", "default-recipes", "concurrency", "limit-input-pixels", "fail-on",
-    "provides-namespace", "naming", "dark-suffix", "kernel",
+    "provides-namespace", "naming", "dark-suffix", "kernel", "optimize-coding",
   ]
 
   static let recipeKeys: Set<String> = [
     "kind", "size", "scales", "gravity", "pad", "background", "radius", "corner-style",
     "stroke-width", "stroke-color", "stroke-alignment", "format", "quality", "upscale",
     "keep-metadata", "template-rendering-intent", "compression-type",
-    "preserves-vector-representation", "kernel", "keep-vector",
+    "preserves-vector-representation", "kernel", "keep-vector", "optimize-coding",
   ]
 
   func read(_ root: ConfigNode) throws(ConfigError) -> Config {
@@ -36,6 +36,7 @@ struct ConfigReader {
       case "scales": defaults.scales = try scales(node)
       case "format": defaults.format = try node.choice(OutputFormat.self)
       case "quality": defaults.quality = try node.int(in: 1...100)
+      case "optimize-coding": defaults.optimizeCoding = try node.bool()
       case "kernel": defaults.kernel = try node.choice(Kernel.self)
       case "concurrency": config.concurrency = try node.int(in: 0...256)
       case "limit-input-pixels": config.limitInputPixels = try node.int(in: 1...Int.max)
@@ -63,6 +64,7 @@ struct ConfigReader {
       recipe.scales = defaults.scales
       if recipe.kind != .flag { recipe.format = defaults.format }
       recipe.quality = defaults.quality
+      recipe.optimizeCoding = defaults.optimizeCoding
       recipe.kernel = defaults.kernel
       config.recipes[name] = recipe
     }
@@ -133,6 +135,7 @@ struct ConfigReader {
     if base == nil || base?.kind != recipe.kind {
       recipe.scales = defaults.scales
       recipe.quality = defaults.quality
+      recipe.optimizeCoding = defaults.optimizeCoding
       recipe.kernel = defaults.kernel
       if recipe.kind != .flag { recipe.format = defaults.format }
     }
@@ -157,6 +160,7 @@ struct ConfigReader {
       case "stroke-alignment": recipe.strokeAlignment = try value.choice(StrokeAlignment.self)
       case "format": recipe.format = try value.choice(OutputFormat.self)
       case "quality": recipe.quality = try value.int(in: 1...100)
+      case "optimize-coding": recipe.optimizeCoding = try value.bool()
       case "upscale": recipe.upscale = try value.choice(UpscalePolicy.self)
       case "kernel": recipe.kernel = try value.choice(Kernel.self)
       case "keep-vector": recipe.keepVector = try value.bool()

@@ -8,6 +8,19 @@ extension BuildEngine {
     var problems: [Problem] = []
   }
 
+  /// A rough measure of a job's work, to start the biggest jobs first: the pixels of each
+  /// master it decodes plus the pixels of each output it resizes. (A large photo started
+  /// last would leave the other cores idle at the end of the build.)
+  static func estimatedCost(of job: Job, sets: [PlannedImageSet]) -> Int {
+    let outputs = sets.flatMap(\.outputs).filter { $0.mode != .copy }
+    let decoded = Set(outputs.map(\.master))
+    let masters = (job.source.masters + job.source.darkMasters).filter {
+      decoded.contains($0.path)
+    }
+    return masters.reduce(0) { $0 + $1.pixelSize.width * $1.pixelSize.height }
+      + outputs.reduce(0) { $0 + $1.resizeTo.width * $1.resizeTo.height }
+  }
+
   static func renderJob(
     _ job: Job, sets: [PlannedImageSet], renderer: Renderer, writer: CatalogWriter,
     previous: [String: ManifestImageSet]

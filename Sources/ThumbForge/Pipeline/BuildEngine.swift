@@ -119,7 +119,12 @@ public struct BuildEngine: Sendable {
 
     // Render stale imagesets, one job per source.
     let byJob = Dictionary(grouping: outcome.toRender, by: { $0.jobIndex })
-    let jobIndices = byJob.keys.sorted()
+    // Biggest first, so the build does not end with one core finishing a large photo alone;
+    // the order changes nothing in the outputs.
+    let costs = byJob.mapValues {
+      Self.estimatedCost(of: plan.jobs[$0[0].jobIndex], sets: $0.map(\.set))
+    }
+    let jobIndices = byJob.keys.sorted { (costs[$0]!, $1) > (costs[$1]!, $0) }
     let total = jobIndices.count
     onEvent(
       .started(jobs: total, outputs: outcome.toRender.reduce(0) { $0 + $1.set.outputs.count }))
@@ -241,6 +246,9 @@ public struct BuildEngine: Sendable {
     // One image per core from our queue; libvips itself single-threaded (see README).
     if width > 1 { Vips.concurrency = 1 }
     Vips.setOperationCache(maxOperations: 0)
+    // One malloc arena per job (plus the main thread's), and large-buffer thresholds suited
+    // to images: see Vips.tuneAllocator.
+    Vips.tuneAllocator(arenas: width + 1)
   }
 
 }

@@ -31,11 +31,14 @@ struct CatalogWriter: Sendable {
     set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
   ) throws -> ManifestImageSet {
     for file in files {
-      try AtomicFile.write(file.bytes, to: catalog.appendingPathComponent(file.output.path).path)
+      // Not durable: the manifest's hashes catch a file a crash left incomplete.
+      try AtomicFile.write(
+        file.bytes, to: catalog.appendingPathComponent(file.output.path).path, durable: false)
     }
     let contents = Array(CatalogContents.imageSet(entry(for: set, group: source.group)).utf8)
     try AtomicFile.write(
-      contents, to: catalog.appendingPathComponent(set.folder + "/Contents.json").path)
+      contents, to: catalog.appendingPathComponent(set.folder + "/Contents.json").path,
+      durable: false)
     let written = Set(files.map(\.output.path))
     for old in previous?.outputs ?? [] where !written.contains(old.path) {
       try? FileManager.default.removeItem(at: catalog.appendingPathComponent(old.path))
@@ -86,7 +89,7 @@ struct CatalogWriter: Sendable {
         guard !exists || owned.contains(path) else { continue }
         let text = Array(CatalogContents.group(providesNamespace: config.providesNamespace).utf8)
         if !exists || FileManager.default.contents(atPath: file.path).map(Array.init) != text {
-          try AtomicFile.write(text, to: file.path)
+          try AtomicFile.write(text, to: file.path, durable: false)  // compared every build
         }
         written.insert(path)
       }

@@ -25,6 +25,8 @@ public struct Recipe: Hashable, Sendable, Codable {
   public var format: OutputFormat
   /// Lossy quality 1–100.
   public var quality: Int
+  /// JPEG outputs: optimal Huffman tables (smaller files, slower encoding).
+  public var optimizeCoding: Bool = true
   public var upscale: UpscalePolicy
   /// Resampling kernel for resizes.
   public var kernel: Kernel
@@ -78,6 +80,8 @@ public struct Recipe: Hashable, Sendable, Codable {
       "keep-metadata=\(keepMetadata)", "keep-vector=\(keepVector)", "background=\(background)",
       "kernel=\(kernel.rawValue)",
     ]
+    // Only when off, so identifiers recorded before the setting existed stay valid.
+    if !optimizeCoding { parts.append("optimize-coding=false") }
     if kind != .variants {
       parts += [
         "size=\(size.width)x\(size.height)", "gravity=\(gravity.rawValue)", "pad=\(pad)",

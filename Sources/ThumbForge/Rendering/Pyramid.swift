@@ -1,11 +1,11 @@
 internal import Vips
 
-/// Box-shrunk copies (½, ¼, …) of one decoded master, each made once and shared by every
+/// Box-halved copies (½, ¼, …) of one decoded master, each made once and shared by every
 /// output of the job.
 ///
-/// libvips' `resize` already box-shrinks by the integer part of a large reduction before
-/// its Lanczos pass (its "gap" of 2); doing that once per master instead of once per output
-/// gives the same pixels for far less work when a master has many small outputs.
+/// A resize's cost grows with the reduction (the kernel stretches over more pixels), so
+/// small outputs start from the smallest level still `gap` times their size, as libvips'
+/// `resize` and Pillow's `reducing_gap` do; the final resize keeps the quality.
 final class Pyramid {
   /// The smallest level used is at least this many times the output, as libvips' `gap`.
   static let gap = 2
@@ -18,6 +18,18 @@ final class Pyramid {
   init(base: VipsImage) {
     levels = [base]
     enabled = !base.hasAlpha
+  }
+
+  /// The index of the level ``source(for:)`` picks for `target` from a base of `base`
+  /// (0 is the base itself), without making any level.
+  static func level(for target: PixelSize, base: PixelSize) -> Int {
+    var (width, height, index) = (base.width, base.height, 0)
+    while width / 2 >= gap * target.width && height / 2 >= gap * target.height {
+      width /= 2
+      height /= 2
+      index += 1
+    }
+    return index
   }
 
   /// The smallest level still at least `gap` times `target` on both axes.
@@ -33,7 +45,7 @@ final class Pyramid {
       }
       index += 1
       if index == levels.count {
-        levels.append(try level.shrink(by: 2).copiedToMemory())
+        levels.append(try level.halved())
       }
     }
   }

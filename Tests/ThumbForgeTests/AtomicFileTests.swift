@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import ThumbForgeTestSupport
+
+@testable import ThumbForge
+
+@Suite("Atomic file writes")
+struct AtomicFileTests {
+  @Test("writes create missing folders, replace whole files and leave no temporary file")
+  func writesAndReplaces() throws {
+    let folder = try Fixtures.temporaryDirectory(prefix: "thumbforge-atomic")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("a/b/Contents.json").path
+    try AtomicFile.write(Array("first version, longer".utf8), to: path, durable: false)
+    try AtomicFile.write(Array("second".utf8), to: path)
+    #expect(FileManager.default.contents(atPath: path) == Data("second".utf8))
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: folder.appendingPathComponent("a/b").path)
+    #expect(names == ["Contents.json"])
+    // Any collection of bytes, contiguous or not.
+    try AtomicFile.write(Array("abc".utf8).reversed(), to: path)
+    #expect(FileManager.default.contents(atPath: path) == Data("cba".utf8))
+  }
+
+  @Test("a write that cannot happen throws naming the path and leaves the old file alone")
+  func failureKeepsTheOldFile() throws {
+    let folder = try Fixtures.temporaryDirectory(prefix: "thumbforge-atomic")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let blocker = folder.appendingPathComponent("file")
+    try Data("not a folder".utf8).write(to: blocker)
+    let inside = blocker.appendingPathComponent("x.png").path
+    let error = try #require(throws: (any Error).self) {
+      try AtomicFile.write([1, 2, 3], to: inside)
+    }
+    #expect("\(error)".contains(inside) || (error as NSError).userInfo.description.contains(inside))
+    #expect(FileManager.default.contents(atPath: blocker.path) == Data("not a folder".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["file"])
+  }
+}

@@ -52,9 +52,7 @@ public struct Renderer: Sendable {
         let image = try VipsImage.load(
           path: path, options: LoadOptions(failOn: failOn, scale: scale))
         let upright = try prepare(image)
-        let crop = (recipe.kind.crops ? output.crop : nil).map {
-          VipsRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height)
-        }
+        let crop = (recipe.kind.crops ? output.crop : nil)?.vipsRect
         let sized = try resize(upright, to: output.resizeTo, kernel: recipe.kernel, region: crop)
         files.append(try finish(sized, recipe: recipe, output: output))
       }
@@ -75,9 +73,7 @@ public struct Renderer: Sendable {
     let requests = toDecode.map { recipe, output in
       ResizeRequest(
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
-        region: (recipe.kind.crops ? output.crop : nil).map {
-          VipsRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height)
-        })
+        region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
     // Each output is encoded as soon as its resize exists, and the resize let go, so few
     // full-size buffers are alive at once.
@@ -234,4 +230,9 @@ public struct Renderer: Sendable {
     }
     return try image.resize(width: size.width, height: size.height, kernel: kernel, region: region)
   }
+}
+
+extension PixelRect {
+  /// The same rectangle for the Vips layer.
+  fileprivate var vipsRect: VipsRect { VipsRect(x: x, y: y, width: width, height: height) }
 }

@@ -36,4 +36,26 @@ struct AtomicFileTests {
     #expect(FileManager.default.contents(atPath: blocker.path) == Data("not a folder".utf8))
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["file"])
   }
+
+  @Test("a sweep removes leftovers of dead runs only, recursively or in one folder")
+  func sweepRemovesOnlyLeftoversOfDeadRuns() throws {
+    let folder = try Fixtures.temporaryDirectory(prefix: "thumbforge-atomic")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let dead = AtomicFile.temporaryPrefix + "2147483600-17-manifest.json"
+    let alive = AtomicFile.temporaryPrefix + "\(getpid())-18-manifest.json"
+    let nested = "Group/" + AtomicFile.temporaryPrefix + "2147483600-19-a.png"
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("Group"), withIntermediateDirectories: true)
+    for name in [dead, alive, nested, "manifest.json"] {
+      try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+    }
+    #expect(AtomicFile.sweep(folder: folder.path, recursive: false) == 1)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(dead).path))
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(alive).path))
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(nested).path))
+    #expect(AtomicFile.sweep(folder: folder.path) == 1)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(nested).path))
+    #expect(
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("manifest.json").path))
+  }
 }

@@ -57,6 +57,15 @@ public struct BuildEngine: Sendable {
       _ = try loading.value()
       AtomicFile.sweep(folder: workspace.catalog.path)
     }
+    // The manifest, the caches and the accessors file are written beside the catalog, some
+    // after the pending list is cleared: look there (one folder listing) on every run.
+    if !options.checkOnly {
+      var folders = [workspace.manifest.deletingLastPathComponent().path]
+      if let swiftFile = workspace.swiftFile {
+        folders.append(swiftFile.deletingLastPathComponent().path)
+      }
+      for folder in Set(folders) { AtomicFile.sweep(folder: folder, recursive: false) }
+    }
     let found = SourceDiscovery.discover(workspace, cache: cacheLoading.value, width: width)
     var cache = cacheLoading.value()
     let originalCache = cache
@@ -72,10 +81,12 @@ public struct BuildEngine: Sendable {
         throw ConfigError(file: "regenerate", line: nil, key: "", message: error.message)
       }
     }
+    // Folders a killed run was writing (imagesets and group folders): still ours.
+    let pendingAtStart = pending.read()
     var outcome = Staleness(
       workspace: workspace, previous: previous, cache: cache, force: options.force,
       regenerate: regenerate,
-      pending: pending.read(), adopt: options.adopt, onDisk: previousBuild.files
+      pending: pendingAtStart, adopt: options.adopt, onDisk: previousBuild.files
     ).evaluate(plan: plan, unusable: found.unusable)
     if !regenerate.isEmpty {
       // regenerate renders exactly the named assets and leaves everything else as it is.
@@ -178,10 +189,17 @@ public struct BuildEngine: Sendable {
       report.problems += result.problems
     }
     let groups = Set(entries.values.map(\.group).filter { !$0.isEmpty })
-    let ownedGroups = Set(manifest?.groups ?? [])
-    let written = try writer.writeFolders(groups: groups, owned: ownedGroups)
     let usedGroups = Set(
       groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } })
+    // Group folders are written after the imagesets and before the manifest: record the
+    // new ones first, so a run killed in between still knows them as its own next time.
+    let ownedGroups = Set(manifest?.groups ?? []).union(pendingAtStart.intersection(usedGroups))
+    let newGroups = usedGroups.filter {
+      !FileManager.default.fileExists(
+        atPath: workspace.catalog.appendingPathComponent($0 + "/Contents.json").path)
+    }
+    try pending.write(newGroups)
+    let written = try writer.writeFolders(groups: groups, owned: ownedGroups)
     writer.removeGroups(ownedGroups.subtracting(usedGroups))
     let newManifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,

@@ -68,19 +68,31 @@ public enum AtomicFile {
       ])
   }
 
-  /// Removes temporary files a killed run left in `folder` and its sub-folders.
+  /// Removes temporary files a killed run left in `folder` and its sub-folders (only
+  /// directly in `folder` when not `recursive`). Files of a process still running are kept.
   @discardableResult
-  public static func sweep(folder: String) -> Int {
-    guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return 0 }
+  public static func sweep(folder: String, recursive: Bool = true) -> Int {
+    let names: [String]
+    if recursive {
+      guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return 0 }
+      names = enumerator.compactMap { $0 as? String }
+    } else {
+      names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    }
     var removed = 0
-    while let relative = enumerator.nextObject() as? String {
-      let name = (relative as NSString).lastPathComponent
-      if name.hasPrefix(temporaryPrefix) {
-        if (try? FileManager.default.removeItem(atPath: folder + "/" + relative)) != nil {
-          removed += 1
-        }
+    for relative in names where isLeftover((relative as NSString).lastPathComponent) {
+      if (try? FileManager.default.removeItem(atPath: folder + "/" + relative)) != nil {
+        removed += 1
       }
     }
     return removed
+  }
+
+  /// Whether `name` is a temporary file whose writer (the pid in its name) is gone.
+  static func isLeftover(_ name: String) -> Bool {
+    guard name.hasPrefix(temporaryPrefix) else { return false }
+    let pidText = name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" }
+    guard let pid = Int32(pidText) else { return true }
+    return pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
   }
 }

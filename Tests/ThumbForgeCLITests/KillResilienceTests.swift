@@ -91,6 +91,47 @@ struct KillResilienceTests {
     expectExit(try await box.check(), 0)
   }
 
+  @Test("a run killed after every file but before the manifest resumes to the same catalog")
+  func killedBeforeTheManifest() async throws {
+    // The state such a run leaves, made exactly: every catalog file written (group
+    // Contents.json included), the pending list naming what it was writing, no manifest or
+    // caches, and a temporary file of a dead process beside them.
+    let box = try Sandbox(
+      config: """
+        output: ../out/Assets.xcassets
+        rules:
+          - match: "**"
+            recipes: [variants, tile]
+
+        """)
+    for index in 0..<4 {
+      let photo = try Fixtures.photo(width: 300, height: 200, seed: index)
+      try box.image("Group\(index % 2)/Sub/Photo\(index).jpg", photo)
+    }
+    expectExit(try await box.build(), 0)
+    let expected = FolderSnapshot(box.out, skipHidden: true)
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: box.manifest))
+    let sets = ((manifest as? [String: Any])?["imageSets"] as? [[String: Any]]) ?? []
+    let groups = ((manifest as? [String: Any])?["groups"] as? [String]) ?? []
+    #expect(groups.sorted() == ["Group0", "Group0/Sub", "Group1", "Group1/Sub"])
+    let pendingFolders = sets.compactMap { $0["folder"] as? String } + groups
+    try FileManager.default.removeItem(at: box.manifest)
+    for name in [".thumbforge-cache.json", ".thumbforge-manifest-cache"] {
+      try? FileManager.default.removeItem(at: box.out.appendingPathComponent(name))
+    }
+    try JSONSerialization.data(withJSONObject: pendingFolders.sorted()).write(
+      to: box.out.appendingPathComponent(".thumbforge-pending.json"))
+    let leftover = box.out.appendingPathComponent(".thumbforge-tmp-2147483600-1-manifest.json")
+    try Data("{".utf8).write(to: leftover)
+
+    expectExit(try await box.build(), 0)
+    let actual = FolderSnapshot(box.out, skipHidden: true)
+    #expect(actual.paths == expected.paths)
+    #expect(actual.changedContent(comparedTo: expected) == [])
+    #expect(!FileManager.default.fileExists(atPath: leftover.path))
+    expectExit(try await box.check(), 0)
+  }
+
   /// Finished (non-temporary) files in the catalog.
   func catalogFileCount(_ catalog: URL) -> Int {
     guard let files = FileManager.default.enumerator(atPath: catalog.path) else { return 0 }

@@ -51,9 +51,10 @@ public enum FolderScanner {
         if (info.st_mode & S_IFMT) == S_IFDIR {
           walk(child, relative: childRelative)
         } else if (info.st_mode & S_IFMT) == S_IFREG {
-          let nanos = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
           files.append(
-            ScannedFile(relativePath: childRelative, byteSize: Int(info.st_size), modified: nanos))
+            ScannedFile(
+              relativePath: childRelative, byteSize: Int(info.st_size),
+              modified: info.st_mtim.nanoseconds))
         }
       }
     }

@@ -12,8 +12,8 @@ struct FileFacts: Equatable {
     guard stat(path, &info) == 0 else { return nil }
     return FileFacts(
       size: Int(info.st_size),
-      modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
-      changed: Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec),
+      modified: Int(info.st_mtim.nanoseconds),
+      changed: Int(info.st_ctim.nanoseconds),
       inode: Int(truncatingIfNeeded: info.st_ino))
   }
 }

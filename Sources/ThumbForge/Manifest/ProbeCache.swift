@@ -99,6 +99,6 @@ public struct FileStamp: Codable, Sendable, Equatable {
   }
 
   private static func facts(_ info: stat) -> (byteSize: Int, modified: Int64) {
-    (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    (Int(info.st_size), info.st_mtim.nanoseconds)
   }
 }

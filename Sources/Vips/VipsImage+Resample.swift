@@ -27,19 +27,12 @@ extension VipsImage {
   public func resize(
     width: Int, height: Int, kernel: Kernel = .lanczos3, region: VipsRect?
   ) throws(VipsError) -> VipsImage {
-    let area = region ?? VipsRect(x: 0, y: 0, width: width, height: height)
-    guard width > 0, height > 0, area.x >= 0, area.y >= 0, area.width > 0, area.height > 0,
-      area.x + area.width <= width, area.y + area.height <= height
-    else {
-      throw VipsError(
-        context: "resize",
-        message: "region \(area) is not inside a \(width)x\(height) result")
-    }
+    let area = try ResizeRequest(width: width, height: height, kernel: kernel, region: region)
+      .checkedArea()
     if width == self.width && height == self.height {
       return try crop(x: area.x, y: area.y, width: area.width, height: area.height)
     }
-    guard let native = kernel.resampleKernel, format == .uchar, !hasAlpha, (1...4).contains(bands)
-    else {
+    guard let native = kernel.resampleKernel, fitsResampler else {
       return try resize(width: width, height: height, kernel: kernel)
         .crop(x: area.x, y: area.y, width: area.width, height: area.height)
     }
@@ -66,9 +59,7 @@ extension VipsImage {
     guard width >= 2, height >= 2 else {
       throw VipsError(context: "shrink", message: "a \(width)x\(height) image cannot be halved")
     }
-    guard format == .uchar, !hasAlpha, (1...4).contains(bands) else {
-      return try shrink(by: 2).copiedToMemory()
-    }
+    guard fitsResampler else { return try shrink(by: 2).copiedToMemory() }
     let source = try copiedToMemory()
     let result = try Self.newMemoryImage(like: source, width: width / 2, height: height / 2)
     let status = cresample_halve(
@@ -81,6 +72,9 @@ extension VipsImage {
     }
     return result
   }
+
+  /// Whether ThumbForge's resampler takes the image: 8-bit, one to four bands, no alpha.
+  fileprivate var fitsResampler: Bool { format == .uchar && !hasAlpha && (1...4).contains(bands) }
 
   /// A new memory image with `like`'s header and metadata, ready to be filled.
   fileprivate static func newMemoryImage(like: VipsImage, width: Int, height: Int)
@@ -112,6 +106,18 @@ public struct ResizeRequest: Sendable, Hashable {
 
   /// The pixels the request produces: `region`, or the whole resized image.
   public var area: VipsRect { region ?? VipsRect(x: 0, y: 0, width: width, height: height) }
+
+  /// ``area``, after checking that it lies inside the resized image.
+  fileprivate func checkedArea() throws(VipsError) -> VipsRect {
+    let area = self.area
+    guard width > 0, height > 0, area.x >= 0, area.y >= 0, area.width > 0, area.height > 0,
+      area.x + area.width <= width, area.y + area.height <= height
+    else {
+      throw VipsError(
+        context: "resize", message: "region \(area) is not inside a \(width)x\(height) result")
+    }
+    return area
+  }
 }
 
 extension VipsImage {
@@ -125,19 +131,9 @@ extension VipsImage {
   public func resizedInOnePass(_ requests: [ResizeRequest], alsoHalve: Bool) throws(VipsError)
     -> (images: [VipsImage], half: VipsImage?)
   {
-    for request in requests {
-      let area = request.area
-      guard request.width > 0, request.height > 0, area.x >= 0, area.y >= 0, area.width > 0,
-        area.height > 0, area.x + area.width <= request.width,
-        area.y + area.height <= request.height
-      else {
-        throw VipsError(
-          context: "resize",
-          message: "region \(area) is not inside a \(request.width)x\(request.height) result")
-      }
-    }
+    for request in requests { _ = try request.checkedArea() }
     let streamable =
-      format == .uchar && !hasAlpha && (1...4).contains(bands) && width >= 2 && height >= 2
+      fitsResampler && width >= 2 && height >= 2
       && requests.allSatisfy { $0.kernel.resampleKernel != nil }
     guard streamable else {
       let whole = try copiedToMemory()

@@ -100,15 +100,9 @@ public struct Renderer: Sendable {
     then use: (Int, VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     let size = PixelSize(width: image.width, height: image.height)
-    let fromHalf = requests.map {
-      Pyramid.level(for: PixelSize(width: $0.width, height: $0.height), base: size) > 0
-    }
+    let fromHalf = requests.map { Pyramid.level(for: $0.size, base: size) > 0 }
     let halve = fromHalf.filter { $0 }.count >= 2
-    // Equal requests (a 1x variant and a fit into the same box) share one resize.
-    var direct: [ResizeRequest] = []
-    for (request, small) in zip(requests, fromHalf) where !(halve && small) {
-      if !direct.contains(request) { direct.append(request) }
-    }
+    let direct = distinct(zip(requests, fromHalf).filter { !(halve && $0.1) }.map(\.0))
     var (images, half) = try image.resizedInOnePass(direct, alsoHalve: halve)
     // Order for memory: the outputs made from the half-size copy first, so it can go; then
     // the pass's own results from the smallest up, each let go once encoded, so the largest
@@ -116,31 +110,17 @@ public struct Renderer: Sendable {
     if let base = half {
       half = nil
       let pyramid = Pyramid(base: base)
-      var done: Set<ResizeRequest> = Set(direct)
-      for request in requests where !done.contains(request) {
-        done.insert(request)
-        let source = try pyramid.source(
-          for: PixelSize(width: request.width, height: request.height))
-        let resized = try source.resize(
+      let rest = distinct(requests).filter { !direct.contains($0) }
+      try serve(rest, to: requests, then: use) { request throws(VipsError) in
+        try pyramid.source(for: request.size).resize(
           width: request.width, height: request.height, kernel: request.kernel,
           region: request.region)
-        for index in requests.indices where requests[index] == request {
-          try use(index, resized)
-        }
       }
     }
-    var results = images.map { Optional($0) }
+    var made = Dictionary(uniqueKeysWithValues: zip(direct, images))
     images = []
-    let bySize = direct.indices.sorted {
-      direct[$0].area.width * direct[$0].area.height < direct[$1].area.width
-        * direct[$1].area.height
-    }
-    for position in bySize {
-      for index in requests.indices where requests[index] == direct[position] {
-        try use(index, results[position]!)
-      }
-      results[position] = nil
-    }
+    let bySize = direct.sorted { $0.area.width * $0.area.height < $1.area.width * $1.area.height }
+    try serve(bySize, to: requests, then: use) { made.removeValue(forKey: $0)! }
   }
 
   /// Every resize of an image with alpha, from one in-memory copy, premultiplied so
@@ -150,16 +130,31 @@ public struct Renderer: Sendable {
     then use: (Int, VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     let whole = requests.count > 1 ? try image.copiedToMemory() : image
-    var done: Set<ResizeRequest> = []
-    for request in requests where !done.contains(request) {
-      done.insert(request)
-      let resized = try resize(
-        whole, to: PixelSize(width: request.width, height: request.height),
-        kernel: request.kernel, region: request.region)
+    try serve(distinct(requests), to: requests, then: use) { request throws(VipsError) in
+      try resize(whole, to: request.size, kernel: request.kernel, region: request.region)
+    }
+  }
+
+  /// Makes each of `distinct` once, in that order, and hands it to `use` with the index of
+  /// every request asking for it; equal requests (a 1x variant and a fit into the same box)
+  /// share one resize.
+  private func serve(
+    _ distinct: [ResizeRequest], to requests: [ResizeRequest],
+    then use: (Int, VipsImage) throws(VipsError) -> Void,
+    making make: (ResizeRequest) throws(VipsError) -> VipsImage
+  ) throws(VipsError) {
+    for request in distinct {
+      let image = try make(request)
       for index in requests.indices where requests[index] == request {
-        try use(index, resized)
+        try use(index, image)
       }
     }
+  }
+
+  /// `requests` without repeats, in first-seen order.
+  private func distinct(_ requests: [ResizeRequest]) -> [ResizeRequest] {
+    var seen: Set<ResizeRequest> = []
+    return requests.filter { seen.insert($0).inserted }
   }
 
   /// Upright, 8-bit sRGB (alpha kept).
@@ -230,6 +225,11 @@ public struct Renderer: Sendable {
     }
     return try image.resize(width: size.width, height: size.height, kernel: kernel, region: region)
   }
+}
+
+extension ResizeRequest {
+  /// The size the master is resized to (before the region is kept).
+  fileprivate var size: PixelSize { PixelSize(width: width, height: height) }
 }
 
 extension PixelRect {

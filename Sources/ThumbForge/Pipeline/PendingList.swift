@@ -14,9 +14,10 @@ struct PendingList {
     return Set(list)
   }
 
+  /// Adds `folders` to the list (nothing to do, and no file read, when there are none).
   func write(_ folders: Set<String>) throws {
+    guard !folders.isEmpty else { return }
     let merged = read().union(folders)
-    guard !merged.isEmpty else { return }
     try AtomicFile.write(Array(try JSONEncoder().encode(merged.sorted())), to: url.path)
   }
 

@@ -5,29 +5,40 @@
  * integers scaled by 2^PRECISION and normalised to sum exactly to 2^PRECISION, so flat
  * areas stay exactly flat, and the same bytes come out on every CPU.
  *
- * Speed comes from layout, not intrinsics: the horizontal pass works on blocks of 8
- * rows interleaved column by column, so every tap is one contiguous multiply-add over
- * 8 x bands samples; the vertical pass multiply-adds whole rows. Both loops are plain C
- * that compilers vectorise; `target_clones` builds an AVX2 copy beside the baseline one
- * and picks it at load time where the CPU has it. Horizontally filtered rows live in a
- * small ring, so memory stays a few hundred kilobytes whatever the image size. */
+ * Speed comes from layout: the horizontal pass works on blocks of 8 rows interleaved
+ * column by column, so every tap is one contiguous multiply-add over 8 x bands samples;
+ * the vertical pass multiply-adds whole rows. The portable passes below are plain C that
+ * compilers vectorise; where the CPU has AVX2, resample_avx2.c's passes multiply two taps
+ * per instruction instead, with the same exact integer sums. Horizontally filtered rows
+ * live in a small ring, so memory stays a few hundred kilobytes whatever the image size. */
 
 #include "CResample.h"
+#include "resample_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PRECISION 16
-#define ROUNDING (1 << (PRECISION - 1))
-#define BLOCK_ROWS 8
-#define CHUNK 2048 /* vertical-pass accumulator width, in samples */
+#define CHUNK 2048 /* portable vertical pass: accumulator width, in samples */
+#define PAIRED_COLUMNS 256 /* AVX2 horizontal pass: columns paired at a time (at least) */
 
 #if defined(__x86_64__) && defined(__clang__) || defined(__x86_64__) && defined(__GNUC__) && __GNUC__ >= 6
 #define VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define VECTOR_CLONES
 #endif
+
+static int vector_passes_allowed = 1;
+
+void cresample_allow_vector_passes(int allowed) { vector_passes_allowed = allowed; }
+
+int cresample_vector_passes_available(void) {
+#ifdef CRESAMPLE_HAVE_AVX2_PASSES
+  return __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+  return 0;
+#endif
+}
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -72,17 +83,10 @@ static double weight_of(cresample_kernel kernel, double x) {
 
 /* ---------------------------------------------------------------- coefficients */
 
-/* For each of `count` output positions starting at `first`: the first input index
- * `start[i]` and `taps` integer weights at `weights[i * taps]` (unused taps are 0). */
-typedef struct {
-  int count, taps;
-  int *start;
-  int32_t *weights;
-} axis;
-
 static void axis_free(axis *a) {
   free(a->start);
   free(a->weights);
+  free(a->pair_weights);
 }
 
 static int axis_make(axis *a, int in_size, int out_size, int first, int count,
@@ -94,10 +98,12 @@ static int axis_make(axis *a, int in_size, int out_size, int first, int count,
   if (taps > in_size) taps = in_size;
   a->count = count;
   a->taps = taps;
+  a->pairs = (taps + 1) / 2;
   a->start = malloc(sizeof(int) * (size_t)count);
   a->weights = calloc((size_t)count * (size_t)taps, sizeof(int32_t));
+  a->pair_weights = malloc(sizeof(int32_t) * (size_t)count * (size_t)a->pairs);
   double *raw = malloc(sizeof(double) * (size_t)taps);
-  if (!a->start || !a->weights || !raw) {
+  if (!a->start || !a->weights || !a->pair_weights || !raw) {
     free(raw);
     axis_free(a);
     return -1;
@@ -135,6 +141,10 @@ static int axis_make(axis *a, int in_size, int out_size, int first, int count,
       }
       w[biggest] += (1 << PRECISION) - total; /* sums to exactly one */
     }
+    for (int q = 0; q < a->pairs; q++) {
+      uint32_t second = 2 * q + 1 < taps ? (uint16_t)w[2 * q + 1] : 0;
+      a->pair_weights[(size_t)i * a->pairs + q] = (int32_t)((uint16_t)w[2 * q] | second << 16);
+    }
     a->start[i] = from;
   }
   free(raw);
@@ -142,12 +152,6 @@ static int axis_make(axis *a, int in_size, int out_size, int first, int count,
 }
 
 /* ---------------------------------------------------------------- passes */
-
-static inline uint8_t clamp8(int32_t v) {
-  v = (v + ROUNDING) >> PRECISION;
-  v = v < 0 ? 0 : v;
-  return (uint8_t)(v > 255 ? 255 : v);
-}
 
 /* Interleaves rows[0..BLOCK_ROWS) column by column over [c0, c0 + n); `bands` is a
  * constant at each call so the copies become plain loads and stores. Three-band pixels
@@ -171,7 +175,7 @@ static inline __attribute__((always_inline)) void interleave(
 /* Horizontal filter of one interleaved block; `LANES` is BLOCK_ROWS * bands. Written
  * out as one function per band count so the lane loop has a constant length. */
 #define HORIZONTAL(NAME, LANES)                                                             \
-  VECTOR_CLONES static void NAME(const uint8_t *restrict block, int c0, const axis *h,    \
+  static void NAME(const uint8_t *restrict block, int c0, const axis *h,    \
                                  uint8_t *const *rows) {                                  \
     const int bands = (LANES) / BLOCK_ROWS;                                               \
     uint8_t *out[BLOCK_ROWS];                                                             \
@@ -193,8 +197,8 @@ HORIZONTAL(horizontal2, 16)
 HORIZONTAL(horizontal3, 24)
 HORIZONTAL(horizontal4, 32)
 
-VECTOR_CLONES static void vertical(const uint8_t *const *rows, const int32_t *w, int taps,
-                                   long n, uint8_t *restrict out) {
+static void vertical(const uint8_t *const *rows, const int32_t *w, int taps, long n,
+                     uint8_t *restrict out) {
   int32_t acc[CHUNK];
   for (long x0 = 0; x0 < n; x0 += CHUNK) {
     int len = n - x0 < CHUNK ? (int)(n - x0) : CHUNK;
@@ -221,7 +225,10 @@ struct cresample_stream {
   int next;        /* first input row not yet filtered (a multiple of BLOCK_ROWS) */
   int row;         /* next output row to write */
   uint8_t *filtered, *block, *dst;
-  const uint8_t **taps;
+  const uint8_t **taps; /* 2 * v.pairs rows: an odd tap count repeats its last row */
+  int vector;           /* whether the AVX2 passes run */
+  int16_t *paired;      /* their paired columns, `paired_columns` of them */
+  int paired_columns;
 };
 
 void cresample_stream_free(cresample_stream *s) {
@@ -229,6 +236,7 @@ void cresample_stream_free(cresample_stream *s) {
   free(s->filtered);
   free(s->block);
   free(s->taps);
+  free(s->paired);
   axis_free(&s->h);
   axis_free(&s->v);
   free(s);
@@ -259,9 +267,15 @@ cresample_stream *cresample_stream_new(int width, int height, int bands, int sca
   s->row_bytes = (long)out_width * bands;
   s->ring = s->v.taps + BLOCK_ROWS;
   s->filtered = malloc((size_t)s->ring * (size_t)s->row_bytes);
-  s->block = malloc((size_t)s->columns * BLOCK_ROWS * (size_t)bands + 1);
-  s->taps = malloc(sizeof(uint8_t *) * (size_t)s->v.taps);
-  if (!s->filtered || !s->block || !s->taps) {
+  /* One zero column after the block: the AVX2 pass pairs the last column with it. */
+  s->block = calloc((size_t)(s->columns + 1) * BLOCK_ROWS * (size_t)bands + 1, 1);
+  s->taps = malloc(sizeof(uint8_t *) * (size_t)s->v.pairs * 2);
+  s->vector = vector_passes_allowed && cresample_vector_passes_available();
+  if (s->vector) {
+    s->paired_columns = PAIRED_COLUMNS > 2 * s->h.pairs ? PAIRED_COLUMNS : 2 * s->h.pairs;
+    s->paired = malloc(sizeof(int16_t) * (size_t)s->paired_columns * BLOCK_ROWS * 2 * bands);
+  }
+  if (!s->filtered || !s->block || !s->taps || (s->vector && !s->paired)) {
     cresample_stream_free(s);
     return NULL;
   }
@@ -274,8 +288,16 @@ static void emit_ready_rows(cresample_stream *s) {
     int lo = s->v.start[s->row];
     for (int t = 0; t < s->v.taps; t++)
       s->taps[t] = s->filtered + (size_t)((lo + t) % s->ring) * s->row_bytes;
-    vertical(s->taps, s->v.weights + (size_t)s->row * s->v.taps, s->v.taps, s->row_bytes,
-             s->dst + (size_t)s->row * s->row_bytes);
+    if (s->v.taps % 2) s->taps[s->v.taps] = s->taps[s->v.taps - 1];
+    uint8_t *out = s->dst + (size_t)s->row * s->row_bytes;
+#ifdef CRESAMPLE_HAVE_AVX2_PASSES
+    if (s->vector)
+      cresample_vertical_avx2(s->taps, s->v.pair_weights + (size_t)s->row * s->v.pairs,
+                              s->v.pairs, s->row_bytes, out);
+    else
+#endif
+      vertical(s->taps, s->v.weights + (size_t)s->row * s->v.taps, s->v.taps, s->row_bytes,
+               out);
     s->row++;
   }
 }
@@ -301,11 +323,23 @@ int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride,
       out[r] = s->filtered + (size_t)((s->next + r) % s->ring) * s->row_bytes;
     }
     switch (s->bands) {
-    case 1: interleave(s->block, in, s->c0, s->columns, 1); horizontal1(s->block, s->c0, &s->h, out); break;
-    case 2: interleave(s->block, in, s->c0, s->columns, 2); horizontal2(s->block, s->c0, &s->h, out); break;
-    case 3: interleave(s->block, in, s->c0, s->columns, 3); horizontal3(s->block, s->c0, &s->h, out); break;
-    default: interleave(s->block, in, s->c0, s->columns, 4); horizontal4(s->block, s->c0, &s->h, out); break;
+    case 1: interleave(s->block, in, s->c0, s->columns, 1); break;
+    case 2: interleave(s->block, in, s->c0, s->columns, 2); break;
+    case 3: interleave(s->block, in, s->c0, s->columns, 3); break;
+    default: interleave(s->block, in, s->c0, s->columns, 4); break;
     }
+#ifdef CRESAMPLE_HAVE_AVX2_PASSES
+    if (s->vector)
+      cresample_horizontal_avx2(s->block, s->c0, s->columns, &s->h, s->bands, s->paired,
+                                s->paired_columns, out);
+    else
+#endif
+      switch (s->bands) {
+      case 1: horizontal1(s->block, s->c0, &s->h, out); break;
+      case 2: horizontal2(s->block, s->c0, &s->h, out); break;
+      case 3: horizontal3(s->block, s->c0, &s->h, out); break;
+      default: horizontal4(s->block, s->c0, &s->h, out); break;
+      }
     s->next += BLOCK_ROWS;
     emit_ready_rows(s);
   }

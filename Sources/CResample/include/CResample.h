@@ -53,4 +53,10 @@ int cresample_halve(const uint8_t *src, int width, int height, int bands, long s
 int cresample_halve_strip(const uint8_t *rows, int width, int bands, long stride, int first,
                           int count, uint8_t *dst);
 
+/* Whether this CPU runs the AVX2 passes (the same bytes, about twice as fast). */
+int cresample_vector_passes_available(void);
+/* Turns the AVX2 passes off (0) or back on (1) for streams made afterwards, process-wide;
+ * for tests that compare them with the portable passes. */
+void cresample_allow_vector_passes(int allowed);
+
 #endif

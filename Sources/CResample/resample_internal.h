@@ -1,0 +1,46 @@
+/* Shared between the portable passes (resample.c) and the AVX2 ones (resample_avx2.c). */
+#ifndef THUMBFORGE_RESAMPLE_INTERNAL_H
+#define THUMBFORGE_RESAMPLE_INTERNAL_H
+
+#include <stdint.h>
+
+/* Weights are integers scaled by 2^PRECISION. 14 bits keep every weight (at most 1.0)
+ * inside int16, which the AVX2 passes multiply in pairs (pmaddwd). */
+#define PRECISION 14
+#define ROUNDING (1 << (PRECISION - 1))
+#define BLOCK_ROWS 8
+
+/* For each of `count` output positions: the first input index `start[i]` and `taps`
+ * integer weights at `weights[i * taps]` (unused taps are 0); the same weights two by two
+ * as packed int16 pairs at `pair_weights[i * pairs]` (an odd last tap pairs with 0). */
+typedef struct {
+  int count, taps, pairs;
+  int *start;
+  int32_t *weights;
+  int32_t *pair_weights;
+} axis;
+
+static inline uint8_t clamp8(int32_t v) {
+  v = (v + ROUNDING) >> PRECISION;
+  v = v < 0 ? 0 : v;
+  return (uint8_t)(v > 255 ? 255 : v);
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define CRESAMPLE_HAVE_AVX2_PASSES 1
+
+/* Horizontal pass over one block of BLOCK_ROWS rows interleaved column by column
+ * (`columns` columns of `bands` x BLOCK_ROWS bytes, plus one zero column after them),
+ * writing `h->count` pixels into each of `rows`. `scratch` holds `scratch_columns` columns
+ * of paired 16-bit samples; it must be at least 2 * h->pairs columns. */
+void cresample_horizontal_avx2(const uint8_t *block, int c0, int columns, const axis *h,
+                               int bands, int16_t *scratch, int scratch_columns,
+                               uint8_t *const *rows);
+
+/* Vertical pass: `n` bytes of one output row from the rows `taps[0 .. 2 * pairs)`, the
+ * extra row of an odd tap count being any valid row (its weight is 0). */
+void cresample_vertical_avx2(const uint8_t *const *taps, const int32_t *pair_weights,
+                             int pairs, long n, uint8_t *out);
+#endif
+
+#endif

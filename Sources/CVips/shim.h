@@ -2,9 +2,27 @@
 #define THUMBFORGE_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#include <gmodule.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+
+/* Loads every module in `folder` the way vips_init does (each registers its loaders and
+ * savers when opened, and stays loaded); returns how many loaded. */
+static inline int cvips_load_modules(const char *folder) {
+  int loaded = 0;
+  GDir *dir = g_dir_open(folder, 0, NULL);
+  if (!dir) return 0;
+  const char *name;
+  while ((name = g_dir_read_name(dir))) {
+    if (!g_str_has_suffix(name, "." G_MODULE_SUFFIX)) continue;
+    char *path = g_build_filename(folder, name, NULL);
+    if (g_module_open(path, G_MODULE_BIND_LAZY)) loaded++;
+    g_free(path);
+  }
+  g_dir_close(dir);
+  return loaded;
+}
 
 /* GType constants are macros that Swift cannot import; these expose them. */
 static inline GType cvips_type_int(void) { return G_TYPE_INT; }

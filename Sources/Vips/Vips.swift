@@ -9,7 +9,7 @@ public enum Vips {
     // libvips prints decoder warnings to stderr; ThumbForge reports problems itself (and
     // fail-on turns the warnings that matter into errors), so keep them off the terminal.
     setenv("VIPS_WARNING", "1", 0)
-    let status = vips_init("thumbforge")
+    let status = FormatModules.startDeferred { vips_init("thumbforge") }
     if status == 0, let env = getenv("THUMBFORGE_VIPS_LEAK"), String(cString: env) == "1" {
       vips_leak_set(1)
     }
@@ -81,13 +81,14 @@ public enum Vips {
   /// Whether this libvips build can write the given format.
   public static func canSave(_ format: ImageFormat) -> Bool {
     _ = try? initialize()
-    return vips_type_find("VipsOperation", format.saverName + "_buffer") != 0
+    return hasOperation(format.saverName + "_buffer")
   }
 
   /// Whether this libvips build has an operation (or loader) with this nickname.
   public static func hasOperation(_ nickname: String) -> Bool {
     _ = try? initialize()
-    return vips_type_find("VipsOperation", nickname) != 0
+    return FormatModules.retrying { vips_type_find("VipsOperation", nickname) != 0 ? true : nil }
+      ?? false
   }
 
   /// Shuts libvips down; with leak checking on, reports objects still alive to stderr.

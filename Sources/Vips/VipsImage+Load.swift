@@ -7,7 +7,7 @@ extension VipsImage {
     -> VipsImage
   {
     try Vips.initialize()
-    guard let found = vips_foreign_find_load(path) else {
+    guard let found = FormatModules.retrying({ vips_foreign_find_load(path) }) else {
       throw VipsError.fromBuffer(context: path)
     }
     let loader = String(cString: found)
@@ -28,7 +28,9 @@ extension VipsImage {
     guard !bytes.isEmpty else {
       throw VipsError(context: "buffer", message: "empty buffer")
     }
-    let found = bytes.withUnsafeBytes { vips_foreign_find_load_buffer($0.baseAddress, $0.count) }
+    let found = FormatModules.retrying {
+      bytes.withUnsafeBytes { vips_foreign_find_load_buffer($0.baseAddress, $0.count) }
+    }
     guard let found else { throw VipsError.fromBuffer(context: "buffer") }
     let loader = String(cString: found)
     var arguments: [(String, VipsValue)] = [("buffer", .bytes(bytes))]
@@ -55,6 +57,12 @@ extension VipsImage {
     do {
       return try VipsOperation.image("thumbnail", VipsArguments(arguments))
     } catch {
+      // No loader for the file while the format modules were still pending: load them.
+      if FormatModules.loadPending(),
+        let image = try? VipsOperation.image("thumbnail", VipsArguments(arguments))
+      {
+        return image
+      }
       throw VipsError(context: path, message: error.message)
     }
   }

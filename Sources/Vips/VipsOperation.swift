@@ -70,7 +70,7 @@ enum VipsOperation {
   static func has(_ name: String, argument: String) -> Bool {
     let key = name + "\u{0}" + argument
     if let known = knownArguments.withLock({ $0[key] }) { return known }
-    guard let op = vips_operation_new(name) else {
+    guard let op = FormatModules.retrying({ vips_operation_new(name) }) else {
       vips_error_clear()
       return false
     }
@@ -89,7 +89,7 @@ enum VipsOperation {
     read: (UnsafeMutablePointer<CVips.VipsOperation>) throws(VipsError) -> T
   ) throws(VipsError) -> T {
     try Vips.initialize()
-    guard let created = vips_operation_new(name) else {
+    guard let created = FormatModules.retrying({ vips_operation_new(name) }) else {
       throw VipsError.fromBuffer(context: name)
     }
     for (key, value) in arguments.pairs {

@@ -1,0 +1,86 @@
+internal import CVips
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// libvips' optional format modules (HEIF, PDF, JPEG XL, ImageMagick, OpenSlide), loaded
+/// on first need rather than at start-up.
+///
+/// libvips 8.14 links every module in its module folder during `vips_init`: libheif,
+/// poppler, libjxl, ImageMagick and OpenSlide with their dependencies, about 30 ms of
+/// every process (a third of a no-change rebuild) although most builds only read JPEG,
+/// PNG and SVG, which libvips handles itself. So libvips starts with that folder hidden,
+/// and the first lookup that misses (no loader for a file or buffer, no operation or
+/// saver of that name) loads all of them and looks again: what can be read or written
+/// never depends on whether the modules were loaded yet.
+enum FormatModules {
+  private struct State {
+    /// The folder still to load, or nil once loaded (or when libvips loaded it itself).
+    var pending: String?
+  }
+
+  private static let state = Mutex(State())
+
+  /// Runs libvips' start-up with the module folder hidden, when it can be loaded later.
+  ///
+  /// Call once, before other threads use the environment: libvips finds the folder
+  /// through `VIPSHOME`, which is pointed elsewhere for the call. A `VIPSHOME` of the
+  /// user's own is left alone (libvips then loads what it names, as usual).
+  static func startDeferred(_ start: () -> Int32) -> Int32 {
+    guard getenv("VIPSHOME") == nil, let folder = moduleFolder() else { return start() }
+    setenv("VIPSHOME", "/nonexistent/thumbforge-deferred-vips-modules", 1)
+    let status = start()
+    unsetenv("VIPSHOME")
+    if status == 0 { state.withLock { $0.pending = folder } }
+    return status
+  }
+
+  /// The folder libvips loads its modules from: `vips-modules-MAJOR.MINOR` beside the
+  /// libvips library this process mapped (read from /proc/self/maps, so Linux only; nil
+  /// elsewhere, where libvips then loads its modules itself).
+  private static func moduleFolder() -> String? {
+    #if os(Linux)
+      guard let file = fopen("/proc/self/maps", "r") else { return nil }
+      defer { fclose(file) }
+      var line = [CChar](repeating: 0, count: 4096)
+      while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = text.firstIndex(of: "/"), text.contains("/libvips.so") else { continue }
+        var library = String(text[slash...])
+        while library.hasSuffix("\n") { library.removeLast() }
+        let version = "\(vips_version(0)).\(vips_version(1))"
+        let folder = library[..<library.lastIndex(of: "/")!] + "/vips-modules-" + version
+        var info = stat()
+        return stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? folder : nil
+      }
+      return nil
+    #else
+      return nil
+    #endif
+  }
+
+  /// Loads the modules if they are still pending; returns whether it did, so a lookup that
+  /// missed knows whether looking again can help.
+  @discardableResult
+  static func loadPending() -> Bool {
+    state.withLock { state -> Bool in
+      guard let folder = state.pending else { return false }
+      state.pending = nil
+      _ = cvips_load_modules(folder)
+      return true
+    }
+  }
+
+  /// `lookup`, and again after loading the modules when it found nothing while they were
+  /// pending.
+  static func retrying<T>(_ lookup: () -> T?) -> T? {
+    if let found = lookup() { return found }
+    guard loadPending() else { return nil }
+    vips_error_clear()
+    return lookup()
+  }
+}

@@ -26,11 +26,16 @@ let package = Package(
       pkgConfig: "vips",
       providers: [.apt(["libvips-dev"]), .brew(["vips"])]
     ),
-    // ThumbForge's own 8-bit resampler: plain C so the compiler can build an AVX2 copy
-    // beside the baseline one (Swift has no per-function target features). Always -O2:
-    // -O0 makes debug test runs crawl, and -O3 unrolls the tap loops into slower code.
+    // ThumbForge's own 8-bit resampler: plain C with AVX2 passes chosen at run time
+    // (Swift has no per-function target features). Always -O2: -O0 makes debug test runs
+    // crawl, and -O3 unrolls the tap loops into slower code.
     .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"])]),
-    .target(name: "Vips", dependencies: ["CVips", "CResample"], swiftSettings: strictSettings),
+    // Strip-by-strip JPEG decoding with libjpeg-turbo (libvips' own dependency), for the
+    // resize-while-decoding pass: see CJPEG.h.
+    .target(
+      name: "CJPEG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("jpeg")]),
+    .target(
+      name: "Vips", dependencies: ["CVips", "CResample", "CJPEG"], swiftSettings: strictSettings),
     .target(
       name: "ThumbForge",
       dependencies: [

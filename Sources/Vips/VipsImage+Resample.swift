@@ -128,9 +128,13 @@ extension VipsImage {
   /// Images the resampler cannot take (alpha, not 8-bit, the nearest kernel) are rendered
   /// into memory first and resized one by one with the same results as
   /// ``resize(width:height:kernel:region:)``. The results are memory images.
-  public func resizedInOnePass(_ requests: [ResizeRequest], alsoHalve: Bool) throws(VipsError)
-    -> (images: [VipsImage], half: VipsImage?)
-  {
+  ///
+  /// `file` names the JPEG file this image was loaded from, when it was loaded with those
+  /// options and not transformed since: its rows are then decoded with libjpeg-turbo
+  /// directly (the same pixels, without the cost of libvips' line cache).
+  public func resizedInOnePass(
+    _ requests: [ResizeRequest], alsoHalve: Bool, decoding file: JPEGFile? = nil
+  ) throws(VipsError) -> (images: [VipsImage], half: VipsImage?) {
     for request in requests { _ = try request.checkedArea() }
     let streamable =
       fitsResampler && width >= 2 && height >= 2
@@ -146,11 +150,11 @@ extension VipsImage {
       }
       return (images, alsoHalve ? try whole.halved() : nil)
     }
-    return try streamResizes(requests, alsoHalve: alsoHalve)
+    return try streamResizes(requests, alsoHalve: alsoHalve, decoding: file)
   }
 
-  private func streamResizes(_ requests: [ResizeRequest], alsoHalve: Bool) throws(VipsError)
-    -> (images: [VipsImage], half: VipsImage?)
+  private func streamResizes(_ requests: [ResizeRequest], alsoHalve: Bool, decoding file: JPEGFile?)
+    throws(VipsError) -> (images: [VipsImage], half: VipsImage?)
   {
     var images: [VipsImage] = []
     var streams: [OpaquePointer] = []
@@ -174,20 +178,11 @@ extension VipsImage {
     }
     let half =
       alsoHalve ? try Self.newMemoryImage(like: self, width: width / 2, height: height / 2) : nil
-    guard let region = VipsLock.withLock({ vips_region_new(pointer) }) else {
-      throw VipsError.fromBuffer(context: "region")
-    }
-    defer { VipsLock.withLock { g_object_unref(region) } }
     let strip = Int(CRESAMPLE_STRIP_ROWS) * 8
+    let source = try StripSource(self, file: file, strip: strip)
     for top in stride(from: 0, to: height, by: strip) {
       let rows = min(strip, height - top)
-      guard cvips_region_prepare_rows(region, Int32(top), Int32(rows)) == 0,
-        let start = cvips_region_row(region, Int32(top))
-      else {
-        throw VipsError.fromBuffer(context: loader ?? "decode")
-      }
-      let pixels = start.assumingMemoryBound(to: UInt8.self)
-      let stride = cvips_region_stride(region)
+      let (pixels, stride) = try source.rows(top, rows)
       for stream in streams {
         guard cresample_stream_push(stream, pixels, stride, Int32(top), Int32(rows)) == 0 else {
           throw VipsError(context: "resize", message: "the resampler refused rows \(top)…")

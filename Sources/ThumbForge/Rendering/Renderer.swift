@@ -84,7 +84,11 @@ public struct Renderer: Sendable {
     if upright.hasAlpha {
       try resizeInMemory(upright, requests, then: encode)
     } else {
-      try resizeWhileDecoding(upright, requests, then: encode)
+      // A JPEG used as loaded (upright, sRGB, no profile) is decoded by libjpeg directly.
+      let file =
+        upright === loaded && loaded.loader == "jpegload"
+        ? JPEGFile(path: path, shrink: shrink, failOn: failOn) : nil
+      try resizeWhileDecoding(upright, requests, decoding: file, then: encode)
     }
     return try copies() + toDecode.indices.compactMap { encoded[$0] }
   }
@@ -96,14 +100,14 @@ public struct Renderer: Sendable {
   /// Outputs much smaller than the master (under half of it, by Pyramid's gap) come from
   /// a half-size copy made in the same pass, when there are at least two of them.
   private func resizeWhileDecoding(
-    _ image: VipsImage, _ requests: [ResizeRequest],
+    _ image: VipsImage, _ requests: [ResizeRequest], decoding file: JPEGFile?,
     then use: (Int, VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     let size = PixelSize(width: image.width, height: image.height)
     let fromHalf = requests.map { Pyramid.level(for: $0.size, base: size) > 0 }
     let halve = fromHalf.filter { $0 }.count >= 2
     let direct = distinct(zip(requests, fromHalf).filter { !(halve && $0.1) }.map(\.0))
-    var (images, half) = try image.resizedInOnePass(direct, alsoHalve: halve)
+    var (images, half) = try image.resizedInOnePass(direct, alsoHalve: halve, decoding: file)
     // Order for memory: the outputs made from the half-size copy first, so it can go; then
     // the pass's own results from the smallest up, each let go once encoded, so the largest
     // is encoded (JPEG's optimized coding buffers a whole image's coefficients) nearly alone.

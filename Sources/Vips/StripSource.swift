@@ -1,0 +1,90 @@
+internal import CJPEG
+internal import CVips
+
+/// A JPEG file an image was loaded from, and how it was loaded: see
+/// ``VipsImage/resizedInOnePass(_:alsoHalve:decoding:)``.
+public struct JPEGFile: Sendable, Equatable {
+  /// The file.
+  public var path: String
+  /// Its shrink-on-load factor (1, 2, 4 or 8).
+  public var shrink: Int
+  /// How strictly damage was treated.
+  public var failOn: FailOn
+
+  public init(path: String, shrink: Int = 1, failOn: FailOn = .warning) {
+    self.path = path
+    self.shrink = shrink
+    self.failOn = failOn
+  }
+}
+
+/// An image's rows, strip by strip from the top: decoded by libjpeg-turbo straight into a
+/// strip buffer when the image is an untransformed JPEG load, otherwise computed through a
+/// libvips region.
+final class StripSource {
+  private let image: VipsImage
+  private var region: UnsafeMutablePointer<VipsRegion>?
+  private var jpeg: OpaquePointer?
+  private var buffer: UnsafeMutablePointer<UInt8>?
+  private let path: String?
+
+  init(_ image: VipsImage, file: JPEGFile?, strip: Int) throws(VipsError) {
+    self.image = image
+    path = file?.path
+    if let file, let opened = Self.open(file, like: image) {
+      jpeg = opened
+      buffer = .allocate(capacity: image.width * image.bands * strip)
+    } else {
+      guard let made = VipsLock.withLock({ vips_region_new(image.pointer) }) else {
+        throw VipsError.fromBuffer(context: "region")
+      }
+      region = made
+    }
+  }
+
+  deinit {
+    if let jpeg { cjpeg_close(jpeg) }
+    buffer?.deallocate()
+    if let region { VipsLock.withLock { g_object_unref(region) } }
+  }
+
+  /// Rows [top, top + count): the first row's address and the distance between rows. Each
+  /// call's rows stay valid until the next call.
+  func rows(_ top: Int, _ count: Int) throws(VipsError) -> (UnsafePointer<UInt8>, Int) {
+    if let jpeg, let buffer {
+      let stride = image.width * image.bands
+      var message = [CChar](repeating: 0, count: 256)
+      guard cjpeg_read(jpeg, buffer, stride, Int32(count), &message, message.count) == 0 else {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw VipsError(context: path ?? "jpeg", message: text)
+      }
+      return (UnsafePointer(buffer), stride)
+    }
+    guard let region, cvips_region_prepare_rows(region, Int32(top), Int32(count)) == 0,
+      let start = cvips_region_row(region, Int32(top))
+    else {
+      throw VipsError.fromBuffer(context: image.loader ?? "decode")
+    }
+    return (start.assumingMemoryBound(to: UInt8.self), cvips_region_stride(region))
+  }
+
+  /// The decoder for `file`, when it yields exactly `image`'s pixels; nil otherwise (the
+  /// region then computes them).
+  private static func open(_ file: JPEGFile, like image: VipsImage) -> OpaquePointer? {
+    // libjpeg tells warnings, not which are truncation: only all-or-nothing strictness.
+    guard image.format == .uchar, image.bands == 3 || image.bands == 1,
+      file.failOn == .warning || file.failOn == .none
+    else { return nil }
+    let strict: Int32 = file.failOn == .warning ? 1 : 0
+    guard let opened = cjpeg_open(file.path, Int32(file.shrink), strict, nil, 0) else {
+      return nil
+    }
+    guard cjpeg_width(opened) == image.width, cjpeg_height(opened) == image.height,
+      cjpeg_bands(opened) == image.bands
+    else {
+      cjpeg_close(opened)
+      return nil
+    }
+    return opened
+  }
+}

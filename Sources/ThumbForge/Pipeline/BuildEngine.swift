@@ -257,7 +257,8 @@ public struct BuildEngine: Sendable {
   private func planner() -> Planner {
     // Only the formats recipes name are asked about: asking loads libvips' format modules
     // for formats it does not write itself (HEIF), which builds without them never need.
-    let named = Set(workspace.config.recipes.values.compactMap { ImageFormat(rawValue: $0.format.rawValue) })
+    let named = Set(
+      workspace.config.recipes.values.compactMap { ImageFormat(rawValue: $0.format.rawValue) })
     return Planner(
       config: workspace.config, vipsVersion: Vips.version,
       savableFormats: Set(named.filter { Vips.canSave($0) }))

@@ -1,0 +1,159 @@
+import CResample
+import Foundation
+import Testing
+import ThumbForgeTestSupport
+import Vips
+
+/// The fast paths of resizing while decoding must not change a byte: the AVX2 resampler
+/// passes against the portable ones, libjpeg-turbo decoding a JPEG directly against
+/// libvips' loader, and libvips' format modules loaded on first need.
+@Suite struct FastPathTests {
+  static let resorts = ["les-arcs@2x.jpg", "snowbird@2x.jpg"].map {
+    Fixtures.packageRoot.appendingPathComponent("Assets/Resorts/\($0)")
+  }
+
+  @Test(
+    .enabled(if: cresample_vector_passes_available() != 0, "this CPU has no AVX2"),
+    arguments: [1, 2, 3, 4])
+  func vectorPassesGiveThePortableBytes(bands: Int) throws {
+    // Random sizes, scales (down and up), regions and kernels from a fixed seed.
+    var seed: UInt64 = 0x5EED + UInt64(bands)
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    for _ in 0..<40 {
+      let width = 2 + next(260)
+      let height = 2 + next(120)
+      var source = [UInt8](repeating: 0, count: width * height * bands)
+      for index in source.indices { source[index] = UInt8(next(256)) }
+      let scaledWidth = 1 + next(width * 2)
+      let scaledHeight = 1 + next(height * 2)
+      let outWidth = 1 + next(scaledWidth)
+      let outHeight = 1 + next(scaledHeight)
+      let x = next(scaledWidth - outWidth + 1)
+      let y = next(scaledHeight - outHeight + 1)
+      let kernel = cresample_kernel(rawValue: UInt32(next(5)))
+      func run(vector: Bool) -> [UInt8] {
+        cresample_allow_vector_passes(vector ? 1 : 0)
+        defer { cresample_allow_vector_passes(1) }
+        var out = [UInt8](repeating: 0, count: outWidth * outHeight * bands)
+        let status = cresample(
+          source, Int32(width), Int32(height), Int32(bands), width * bands, Int32(scaledWidth),
+          Int32(scaledHeight), Int32(x), Int32(y), Int32(outWidth), Int32(outHeight), kernel, &out)
+        #expect(status == 0)
+        return out
+      }
+      let description = "\(width)x\(height) → \(scaledWidth)x\(scaledHeight) @\(x),\(y)"
+      #expect(run(vector: true) == run(vector: false), "\(description) kernel \(kernel.rawValue)")
+    }
+  }
+
+  @Test(arguments: [1, 2])
+  func decodingAJPEGDirectlyGivesLibvipsPixels(shrink: Int) throws {
+    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-direct-jpeg")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // The resort photos are progressive; libvips writes baseline; and one grey file.
+    let photo = try VipsImage.load(path: Self.resorts[0].path)
+    let baseline = try Fixtures.write(photo, as: .jpeg, named: "baseline.jpg", in: directory)
+    let grey = try Fixtures.write(
+      try Fixtures.gradient(width: 333, height: 211).colourspace(.bw), as: .jpeg,
+      named: "grey.jpg", in: directory)
+    for file in Self.resorts + [baseline, grey] {
+      let options = LoadOptions(access: .sequential, shrink: shrink)
+      let viaLibvips = try VipsImage.load(path: file.path, options: options)
+      let direct = try VipsImage.load(path: file.path, options: options)
+      let requests = [
+        ResizeRequest(width: direct.width * 2 / 3, height: direct.height * 2 / 3),
+        ResizeRequest(
+          width: 300, height: 200, kernel: .cubic,
+          region: VipsRect(x: 50, y: 20, width: 200, height: 150)),
+      ]
+      let expected = try viaLibvips.resizedInOnePass(requests, alsoHalve: true)
+      let got = try direct.resizedInOnePass(
+        requests, alsoHalve: true, decoding: JPEGFile(path: file.path, shrink: shrink))
+      for (ours, theirs) in zip(got.images, expected.images) {
+        #expect(try ours.pixelBytes() == theirs.pixelBytes(), "\(file.lastPathComponent)")
+      }
+      #expect(try got.half?.pixelBytes() == expected.half?.pixelBytes())
+    }
+  }
+
+  @Test func theDirectDecoderReadsTheFileItIsGiven() throws {
+    // Proof that the fast path runs (it would be invisible otherwise): handed another file
+    // of the same size, the pass resizes that file's pixels.
+    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-direct-jpeg")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let photo = try VipsImage.load(path: Self.resorts[0].path)
+    let upright = try Fixtures.write(photo, as: .jpeg, named: "upright.jpg", in: directory)
+    let flipped = try Fixtures.write(
+      try photo.flipped(horizontal: false), as: .jpeg, named: "flipped.jpg", in: directory)
+    let request = ResizeRequest(width: 512, height: 256)
+    let loaded = try VipsImage.load(path: upright.path, options: LoadOptions(access: .sequential))
+    let swapped = try loaded.resizedInOnePass(
+      [request], alsoHalve: false, decoding: JPEGFile(path: flipped.path))
+    let expected = try VipsImage.load(path: flipped.path).resize(
+      width: 512, height: 256, kernel: .lanczos3, region: nil)
+    #expect(try swapped.images[0].pixelBytes() == expected.pixelBytes())
+  }
+
+  @Test func aTruncatedJPEGFailsTheDirectDecodeNamingFileAndReason() throws {
+    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-direct-jpeg")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // Baseline: libjpeg reads a progressive file whole when it opens it, so a cut
+    // progressive file never reaches the direct decoder (libvips then reports it).
+    let photo = try VipsImage.load(path: Self.resorts[1].path)
+    let copy = try Fixtures.write(photo, as: .jpeg, named: "snowbird.jpg", in: directory)
+    let truncated = try Fixtures.truncatedCopy(of: copy, keeping: 0.4)
+    let image = try VipsImage.load(path: truncated.path, options: LoadOptions(access: .sequential))
+    let error = try #require(throws: VipsError.self) {
+      try image.resizedInOnePass(
+        [ResizeRequest(width: 300, height: 150)], alsoHalve: false,
+        decoding: JPEGFile(path: truncated.path))
+    }
+    #expect(error.context == truncated.path)
+    #expect(error.message.lowercased().contains("premature end"), "\(error.message)")
+  }
+
+  @Test func aCMYKJPEGIsLeftToLibvips() throws {
+    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-direct-jpeg")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = try Fixtures.cmykJPEG(
+      from: try Fixtures.gradient(width: 120, height: 80), in: directory, embedProfile: false)
+    let image = try VipsImage.load(path: file.path, options: LoadOptions(access: .sequential))
+    #expect(image.bands == 4)
+    let request = ResizeRequest(width: 60, height: 40)
+    let pass = try image.resizedInOnePass(
+      [request], alsoHalve: false, decoding: JPEGFile(path: file.path))
+    let reference = try VipsImage.load(path: file.path).resize(
+      width: 60, height: 40, kernel: .lanczos3, region: nil)
+    #expect(try pass.images[0].pixelBytes() == reference.pixelBytes())
+  }
+
+  // libvips reads PDF through its poppler module, which ThumbForge loads on first need.
+  @Test(.enabled(if: Vips.hasOperation("pdfload"), "libvips was built without PDF"))
+  func aPDFLoadsThroughItsModule() throws {
+    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-pdf")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("square.pdf")
+    try Data(Self.minimalPDF.utf8).write(to: file)
+    let image = try VipsImage.load(path: file.path)
+    #expect(image.loader == "pdfload")
+    // 72 x 36 points at libvips' default 72 dpi.
+    #expect(image.width == 72 && image.height == 36)
+  }
+
+  /// One page of 72 x 36 points filled red; poppler rebuilds the cross-reference table.
+  static let minimalPDF = """
+    %PDF-1.4
+    1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+    2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+    3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 72 36] /Contents 4 0 R >> endobj
+    4 0 obj << /Length 25 >> stream
+    1 0 0 rg 0 0 72 36 re f
+    endstream endobj
+    trailer << /Root 1 0 R >>
+    %%EOF
+
+    """
+}

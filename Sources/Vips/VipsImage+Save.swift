@@ -1,9 +1,19 @@
+internal import CJPEG
+internal import CVips
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension VipsImage {
   /// Encodes the image into memory.
   /// - Throws: ``VipsError`` when the format is not built into this libvips, or encoding fails.
   public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions())
     throws(VipsError) -> [UInt8]
   {
+    if format == .jpeg, let bytes = try jpegDirectly(options) { return bytes }
     let name = format.saverName + "_buffer"
     guard Vips.canSave(format) else {
       throw VipsError(
@@ -18,6 +28,17 @@ extension VipsImage {
   public func save(path: String, as format: ImageFormat, options: SaveOptions = SaveOptions())
     throws(VipsError)
   {
+    if format == .jpeg, let bytes = try jpegDirectly(options) {
+      // The same bytes as ``encoded(as:options:)``.
+      guard let file = fopen(path, "wb") else {
+        throw VipsError(context: path, message: String(cString: strerror(errno)))
+      }
+      let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+      guard fclose(file) == 0, written == bytes.count else {
+        throw VipsError(context: path, message: "could not write the file")
+      }
+      return
+    }
     let name = format.saverName
     var arguments = saverArguments(name, format, options)
     arguments.pairs.insert(("filename", .string(path)), at: 0)
@@ -27,6 +48,30 @@ extension VipsImage {
     } catch {
       throw VipsError(context: path, message: error.message)
     }
+  }
+
+  /// The JPEG of a memory image encoded by libjpeg-turbo directly (see CJPEG.h), when the
+  /// image is plain 8-bit sRGB or grey and no metadata is kept; nil otherwise.
+  private func jpegDirectly(_ options: SaveOptions) throws(VipsError) -> [UInt8]? {
+    let plain =
+      (bands == 3 && interpretation == .srgb) || (bands == 1 && interpretation == .bw)
+    guard options.stripMetadata, plain, self.format == .uchar, cvips_image_is_memory(pointer) != 0
+    else { return nil }
+    var out: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = cjpeg_encode(
+      cvips_image_data(pointer).assumingMemoryBound(to: UInt8.self), Int32(width),
+      Int32(height), Int32(bands), cvips_image_line_bytes(pointer), Int32(options.quality),
+      options.optimizeCoding ? 1 : 0, options.interlace ? 1 : 0, &out, &size, &message,
+      message.count)
+    guard status == 0, let out else {
+      let text = String(
+        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw VipsError(context: "jpegsave", message: text)
+    }
+    defer { free(out) }
+    return Array(UnsafeBufferPointer(start: out, count: size))
   }
 
   private func saverArguments(_ name: String, _ format: ImageFormat, _ options: SaveOptions)

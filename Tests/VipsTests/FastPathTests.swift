@@ -130,6 +130,24 @@ import Vips
     #expect(try pass.images[0].pixelBytes() == reference.pixelBytes())
   }
 
+  @Test(arguments: [(82, false), (95, false), (82, true)])
+  func directJPEGEncodingMatchesLibvips(quality: Int, interlace: Bool) throws {
+    // A memory image takes the direct encoder; a lazy copy of the same pixels (flipped
+    // twice) goes through libvips' jpegsave. Both run libjpeg-turbo with the same settings,
+    // so the decoded pixels are identical; only the headers may differ.
+    let photo = try VipsImage.load(path: Self.resorts[0].path).resize(
+      width: 640, height: 320, kernel: .lanczos3, region: nil)
+    let lazy = try photo.flipped(horizontal: true).flipped(horizontal: true)
+    let options = SaveOptions(quality: quality, interlace: interlace)
+    let direct = try VipsImage.load(bytes: photo.encoded(as: .jpeg, options: options))
+    let libvips = try VipsImage.load(bytes: lazy.encoded(as: .jpeg, options: options))
+    #expect(try direct.pixelBytes() == libvips.pixelBytes())
+    #expect(direct.intField("interlaced") == libvips.intField("interlaced"))
+    let grey = try Fixtures.gradient(width: 64, height: 48).colourspace(.bw).copiedToMemory()
+    let decodedGrey = try VipsImage.load(bytes: grey.encoded(as: .jpeg, options: options))
+    #expect(decodedGrey.bands == 1)
+  }
+
   // libvips reads PDF through its poppler module, which ThumbForge loads on first need.
   @Test(.enabled(if: Vips.hasOperation("pdfload"), "libvips was built without PDF"))
   func aPDFLoadsThroughItsModule() throws {

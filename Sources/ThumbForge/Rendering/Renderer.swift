@@ -54,7 +54,7 @@ public struct Renderer: Sendable {
         let upright = try prepare(image)
         let crop = (recipe.kind.crops ? output.crop : nil)?.vipsRect
         let sized = try resize(upright, to: output.resizeTo, kernel: recipe.kernel, region: crop)
-        files.append(try finish(sized, recipe: recipe, output: output))
+        files.append(try finish(sized, recipe: recipe, output: output, memo: EncodingMemo()))
       }
       return try copies() + files
     }
@@ -78,8 +78,10 @@ public struct Renderer: Sendable {
     // Each output is encoded as soon as its resize exists, and the resize let go, so few
     // full-size buffers are alive at once.
     var encoded: [Int: RenderedFile] = [:]
+    let memo = EncodingMemo()
     let encode = { (index: Int, image: VipsImage) throws(VipsError) in
-      encoded[index] = try finish(image, recipe: toDecode[index].0, output: toDecode[index].1)
+      encoded[index] = try finish(
+        image, recipe: toDecode[index].0, output: toDecode[index].1, memo: memo)
     }
     if upright.hasAlpha {
       try resizeInMemory(upright, requests, then: encode)
@@ -168,9 +170,9 @@ public struct Renderer: Sendable {
 
   /// Shapes, flattens and encodes one output from `resized`: the master resized to the
   /// output's `resizeTo`, already cropped to `output.crop` when the recipe crops.
-  private func finish(_ resized: VipsImage, recipe: Recipe, output: PlannedOutput)
-    throws(VipsError) -> RenderedFile
-  {
+  private func finish(
+    _ resized: VipsImage, recipe: Recipe, output: PlannedOutput, memo: EncodingMemo
+  ) throws(VipsError) -> RenderedFile {
     var image = resized
     switch recipe.kind {
     case .variants:
@@ -209,12 +211,12 @@ public struct Renderer: Sendable {
         Double(color.red), Double(color.green), Double(color.blue),
       ])
     }
-    let bytes = try image.encoded(
-      as: output.format,
+    let file = try memo.encoded(
+      image, as: output.format,
       options: SaveOptions(
         quality: recipe.quality, stripMetadata: !recipe.keepMetadata,
         optimizeCoding: recipe.optimizeCoding))
-    return RenderedFile(output: output, bytes: bytes, hash: ContentHash.of(bytes))
+    return RenderedFile(output: output, bytes: file.bytes, hash: file.hash)
   }
 
   /// Resizes to exactly `size` and keeps `region` of it (all of it when nil), premultiplying

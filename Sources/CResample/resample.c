@@ -15,7 +15,6 @@
 #include "CResample.h"
 #include "resample_internal.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,119 +38,6 @@ int cresample_vector_passes_available(void) {
   return 0;
 #endif
 }
-
-/* ---------------------------------------------------------------- kernels */
-
-static double support_of(cresample_kernel kernel) {
-  switch (kernel) {
-  case CRESAMPLE_LINEAR: return 1.0;
-  case CRESAMPLE_CUBIC:
-  case CRESAMPLE_MITCHELL:
-  case CRESAMPLE_LANCZOS2: return 2.0;
-  case CRESAMPLE_LANCZOS3: return 3.0;
-  }
-  return 0.0;
-}
-
-static double sinc(double x) {
-  if (x == 0.0) return 1.0;
-  x *= M_PI;
-  return sin(x) / x;
-}
-
-/* The general cubic with parameters B and C (Mitchell and Netravali, 1988). */
-static double bc_cubic(double x, double b, double c) {
-  x = fabs(x);
-  if (x < 1.0)
-    return ((12 - 9 * b - 6 * c) * x * x * x + (-18 + 12 * b + 6 * c) * x * x + (6 - 2 * b)) / 6;
-  if (x < 2.0)
-    return ((-b - 6 * c) * x * x * x + (6 * b + 30 * c) * x * x + (-12 * b - 48 * c) * x +
-            (8 * b + 24 * c)) / 6;
-  return 0.0;
-}
-
-static double weight_of(cresample_kernel kernel, double x) {
-  switch (kernel) {
-  case CRESAMPLE_LINEAR: x = fabs(x); return x < 1.0 ? 1.0 - x : 0.0;
-  case CRESAMPLE_CUBIC: return bc_cubic(x, 0.0, 0.5);
-  case CRESAMPLE_MITCHELL: return bc_cubic(x, 1.0 / 3.0, 1.0 / 3.0);
-  case CRESAMPLE_LANCZOS2: return fabs(x) < 2.0 ? sinc(x) * sinc(x / 2.0) : 0.0;
-  case CRESAMPLE_LANCZOS3: return fabs(x) < 3.0 ? sinc(x) * sinc(x / 3.0) : 0.0;
-  }
-  return 0.0;
-}
-
-/* ---------------------------------------------------------------- coefficients */
-
-static void axis_free(axis *a) {
-  free(a->start);
-  free(a->weights);
-  free(a->pair_weights);
-}
-
-static int axis_make(axis *a, int in_size, int out_size, int first, int count,
-                     cresample_kernel kernel) {
-  double scale = (double)in_size / out_size;
-  double stretch = scale > 1.0 ? scale : 1.0;
-  double support = support_of(kernel) * stretch;
-  int taps = (int)ceil(support) * 2 + 1;
-  if (taps > in_size) taps = in_size;
-  a->count = count;
-  a->taps = taps;
-  a->pairs = (taps + 1) / 2;
-  a->start = malloc(sizeof(int) * (size_t)count);
-  a->weights = calloc((size_t)count * (size_t)taps, sizeof(int32_t));
-  a->pair_weights = malloc(sizeof(int32_t) * (size_t)count * (size_t)a->pairs);
-  double *raw = malloc(sizeof(double) * (size_t)taps);
-  if (!a->start || !a->weights || !a->pair_weights || !raw) {
-    free(raw);
-    axis_free(a);
-    return -1;
-  }
-  for (int i = 0; i < count; i++) {
-    /* Pixel j covers [j, j + 1); output i's centre in input coordinates: */
-    double centre = (first + i + 0.5) * scale;
-    /* Taps j with |j + 0.5 - centre| < support; those past an edge take the edge pixel.
-     * The window [from, from + taps) holds every (clamped) tap. */
-    int jlo = (int)floor(centre - support - 0.5) + 1;
-    int jhi = (int)ceil(centre + support - 0.5) - 1;
-    int from = jlo < 0 ? 0 : jlo;
-    if (from > in_size - taps) from = in_size - taps;
-    for (int t = 0; t < taps; t++) raw[t] = 0.0;
-    double sum = 0.0;
-    for (int j = jlo; j <= jhi; j++) {
-      double w = weight_of(kernel, (j + 0.5 - centre) / stretch);
-      if (w == 0.0) continue;
-      int k = j < 0 ? 0 : j > in_size - 1 ? in_size - 1 : j;
-      if (k < from) k = from;
-      if (k > from + taps - 1) k = from + taps - 1;
-      raw[k - from] += w;
-      sum += w;
-    }
-    int32_t *w = a->weights + (size_t)i * taps;
-    if (sum == 0.0) { /* cannot happen for these kernels; keep the nearest pixel */
-      int k = (int)centre - from;
-      w[k < 0 ? 0 : k >= taps ? taps - 1 : k] = 1 << PRECISION;
-    } else {
-      int32_t total = 0, biggest = 0;
-      for (int t = 0; t < taps; t++) {
-        w[t] = (int32_t)lround(raw[t] / sum * (1 << PRECISION));
-        total += w[t];
-        if (w[t] > w[biggest]) biggest = t;
-      }
-      w[biggest] += (1 << PRECISION) - total; /* sums to exactly one */
-    }
-    for (int q = 0; q < a->pairs; q++) {
-      uint32_t second = 2 * q + 1 < taps ? (uint16_t)w[2 * q + 1] : 0;
-      a->pair_weights[(size_t)i * a->pairs + q] = (int32_t)((uint16_t)w[2 * q] | second << 16);
-    }
-    a->start[i] = from;
-  }
-  free(raw);
-  return 0;
-}
-
-/* ---------------------------------------------------------------- passes */
 
 /* Interleaves rows[0..BLOCK_ROWS) column by column over [c0, c0 + n); `bands` is a
  * constant at each call so the copies become plain loads and stores. Three-band pixels
@@ -217,7 +103,7 @@ static void vertical(const uint8_t *const *rows, const int32_t *w, int taps, lon
 
 struct cresample_stream {
   int height, bands;
-  axis h, v;
+  const axis *h, *v; /* shared, from the weights cache */
   int c0, columns; /* input columns the region reads */
   int r1;          /* one past the last input row the region reads */
   long row_bytes;  /* of an output row */
@@ -237,8 +123,8 @@ void cresample_stream_free(cresample_stream *s) {
   free(s->block);
   free(s->taps);
   free(s->paired);
-  axis_free(&s->h);
-  axis_free(&s->v);
+  cresample_axis_release(s->h);
+  cresample_axis_release(s->v);
   free(s);
 }
 
@@ -248,31 +134,32 @@ cresample_stream *cresample_stream_new(int width, int height, int bands, int sca
   if (!dst || width < 1 || height < 1 || bands < 1 || bands > 4 || scaled_width < 1 ||
       scaled_height < 1 || x < 0 || y < 0 || out_width < 1 || out_height < 1 ||
       x + out_width > scaled_width || y + out_height > scaled_height ||
-      support_of(kernel) == 0.0)
+      !cresample_kernel_known(kernel))
     return NULL;
   cresample_stream *s = calloc(1, sizeof(cresample_stream));
   if (!s) return NULL;
   s->height = height;
   s->bands = bands;
   s->dst = dst;
-  if (axis_make(&s->h, width, scaled_width, x, out_width, kernel) != 0 ||
-      axis_make(&s->v, height, scaled_height, y, out_height, kernel) != 0) {
+  s->h = cresample_axis_acquire(width, scaled_width, x, out_width, kernel);
+  s->v = cresample_axis_acquire(height, scaled_height, y, out_height, kernel);
+  if (!s->h || !s->v) {
     cresample_stream_free(s);
     return NULL;
   }
-  s->c0 = s->h.start[0];
-  s->columns = s->h.start[out_width - 1] + s->h.taps - s->c0;
-  s->r1 = s->v.start[out_height - 1] + s->v.taps;
-  s->next = s->v.start[0] / BLOCK_ROWS * BLOCK_ROWS;
+  s->c0 = s->h->start[0];
+  s->columns = s->h->start[out_width - 1] + s->h->taps - s->c0;
+  s->r1 = s->v->start[out_height - 1] + s->v->taps;
+  s->next = s->v->start[0] / BLOCK_ROWS * BLOCK_ROWS;
   s->row_bytes = (long)out_width * bands;
-  s->ring = s->v.taps + BLOCK_ROWS;
+  s->ring = s->v->taps + BLOCK_ROWS;
   s->filtered = malloc((size_t)s->ring * (size_t)s->row_bytes);
   /* One zero column after the block: the AVX2 pass pairs the last column with it. */
   s->block = calloc((size_t)(s->columns + 1) * BLOCK_ROWS * (size_t)bands + 1, 1);
-  s->taps = malloc(sizeof(uint8_t *) * (size_t)s->v.pairs * 2);
+  s->taps = malloc(sizeof(uint8_t *) * (size_t)s->v->pairs * 2);
   s->vector = vector_passes_allowed && cresample_vector_passes_available();
   if (s->vector) {
-    s->paired_columns = PAIRED_COLUMNS > 2 * s->h.pairs ? PAIRED_COLUMNS : 2 * s->h.pairs;
+    s->paired_columns = PAIRED_COLUMNS > 2 * s->h->pairs ? PAIRED_COLUMNS : 2 * s->h->pairs;
     s->paired = malloc(sizeof(int16_t) * (size_t)s->paired_columns * BLOCK_ROWS * 2 * bands);
   }
   if (!s->filtered || !s->block || !s->taps || (s->vector && !s->paired)) {
@@ -284,19 +171,19 @@ cresample_stream *cresample_stream_new(int width, int height, int bands, int sca
 
 /* Writes every output row whose window is filtered. */
 static void emit_ready_rows(cresample_stream *s) {
-  while (s->row < s->v.count && s->v.start[s->row] + s->v.taps <= s->next) {
-    int lo = s->v.start[s->row];
-    for (int t = 0; t < s->v.taps; t++)
+  while (s->row < s->v->count && s->v->start[s->row] + s->v->taps <= s->next) {
+    int lo = s->v->start[s->row];
+    for (int t = 0; t < s->v->taps; t++)
       s->taps[t] = s->filtered + (size_t)((lo + t) % s->ring) * s->row_bytes;
-    if (s->v.taps % 2) s->taps[s->v.taps] = s->taps[s->v.taps - 1];
+    if (s->v->taps % 2) s->taps[s->v->taps] = s->taps[s->v->taps - 1];
     uint8_t *out = s->dst + (size_t)s->row * s->row_bytes;
 #ifdef CRESAMPLE_HAVE_AVX2_PASSES
     if (s->vector)
-      cresample_vertical_avx2(s->taps, s->v.pair_weights + (size_t)s->row * s->v.pairs,
-                              s->v.pairs, s->row_bytes, out);
+      cresample_vertical_avx2(s->taps, s->v->pair_weights + (size_t)s->row * s->v->pairs,
+                              s->v->pairs, s->row_bytes, out);
     else
 #endif
-      vertical(s->taps, s->v.weights + (size_t)s->row * s->v.taps, s->v.taps, s->row_bytes,
+      vertical(s->taps, s->v->weights + (size_t)s->row * s->v->taps, s->v->taps, s->row_bytes,
                out);
     s->row++;
   }
@@ -309,12 +196,12 @@ int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride,
       (count % BLOCK_ROWS != 0 && last != s->height) ||
       stride < (long)(s->c0 + s->columns) * s->bands)
     return -1;
-  if (s->row < s->v.count && s->next < first) return -1; /* a needed strip was skipped */
+  if (s->row < s->v->count && s->next < first) return -1; /* a needed strip was skipped */
   /* Ring slots: the oldest row a pending window reads is at least next - v.taps + 1, and a
    * block writes rows up to next + BLOCK_ROWS - 1, so v.taps + BLOCK_ROWS slots never
    * overwrite a row still needed. Rows past r1 repeat row r1 - 1 and are never read. */
   emit_ready_rows(s);
-  while (s->row < s->v.count && s->next >= first && s->next < last) {
+  while (s->row < s->v->count && s->next >= first && s->next < last) {
     const uint8_t *in[BLOCK_ROWS];
     uint8_t *out[BLOCK_ROWS];
     for (int r = 0; r < BLOCK_ROWS; r++) {
@@ -330,15 +217,15 @@ int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride,
     }
 #ifdef CRESAMPLE_HAVE_AVX2_PASSES
     if (s->vector)
-      cresample_horizontal_avx2(s->block, s->c0, s->columns, &s->h, s->bands, s->paired,
+      cresample_horizontal_avx2(s->block, s->c0, s->columns, s->h, s->bands, s->paired,
                                 s->paired_columns, out);
     else
 #endif
       switch (s->bands) {
-      case 1: horizontal1(s->block, s->c0, &s->h, out); break;
-      case 2: horizontal2(s->block, s->c0, &s->h, out); break;
-      case 3: horizontal3(s->block, s->c0, &s->h, out); break;
-      default: horizontal4(s->block, s->c0, &s->h, out); break;
+      case 1: horizontal1(s->block, s->c0, s->h, out); break;
+      case 2: horizontal2(s->block, s->c0, s->h, out); break;
+      case 3: horizontal3(s->block, s->c0, s->h, out); break;
+      default: horizontal4(s->block, s->c0, s->h, out); break;
       }
     s->next += BLOCK_ROWS;
     emit_ready_rows(s);
@@ -346,7 +233,7 @@ int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride,
   return 0;
 }
 
-int cresample_stream_finished(const cresample_stream *s) { return s && s->row == s->v.count; }
+int cresample_stream_finished(const cresample_stream *s) { return s && s->row == s->v->count; }
 
 int cresample(const uint8_t *src, int width, int height, int bands, long src_stride,
               int scaled_width, int scaled_height, int x, int y, int out_width,

@@ -20,6 +20,15 @@ typedef struct {
   int32_t *pair_weights;
 } axis;
 
+/* The weights for `count` outputs from `first` when `in_size` samples scale to `out_size`,
+ * shared and immutable (weights.c); NULL when memory runs out. Release each once. */
+#include "CResample.h"
+const axis *cresample_axis_acquire(int in_size, int out_size, int first, int count,
+                                   cresample_kernel kernel);
+void cresample_axis_release(const axis *a);
+/* Whether `kernel` is one of cresample_kernel's values. */
+int cresample_kernel_known(cresample_kernel kernel);
+
 static inline uint8_t clamp8(int32_t v) {
   v = (v + ROUNDING) >> PRECISION;
   v = v < 0 ? 0 : v;

@@ -21,12 +21,6 @@
 #define CHUNK 2048 /* portable vertical pass: accumulator width, in samples */
 #define PAIRED_COLUMNS 256 /* AVX2 horizontal pass: columns paired at a time (at least) */
 
-#if defined(__x86_64__) && defined(__clang__) || defined(__x86_64__) && defined(__GNUC__) && __GNUC__ >= 6
-#define VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define VECTOR_CLONES
-#endif
-
 static int vector_passes_allowed = 1;
 
 void cresample_allow_vector_passes(int allowed) { vector_passes_allowed = allowed; }
@@ -250,7 +244,7 @@ int cresample(const uint8_t *src, int width, int height, int bands, long src_str
 
 /* ---------------------------------------------------------------- halving */
 
-VECTOR_CLONES static void halve_row(const uint8_t *restrict top, const uint8_t *restrict bottom,
+static void halve_row(const uint8_t *restrict top, const uint8_t *restrict bottom,
                                     int pixels, const int bands, uint8_t *restrict out) {
   for (int i = 0; i < pixels; i++)
     for (int b = 0; b < bands; b++) {
@@ -266,9 +260,17 @@ int cresample_halve_strip(const uint8_t *rows, int width, int bands, long stride
       stride < (long)width * bands)
     return -1;
   int w = width / 2;
+  int vector = vector_passes_allowed && cresample_vector_passes_available();
+  (void)vector;
   for (int y = 0; y + 1 < count; y += 2) {
     const uint8_t *top = rows + (long)y * stride;
     uint8_t *out = dst + (long)((first + y) / 2) * w * bands;
+#ifdef CRESAMPLE_HAVE_AVX2_PASSES
+    if (vector) {
+      cresample_halve_row_avx2(top, top + stride, w, bands, out);
+      continue;
+    }
+#endif
     switch (bands) {
     case 1: halve_row(top, top + stride, w, 1, out); break;
     case 2: halve_row(top, top + stride, w, 2, out); break;

@@ -169,4 +169,40 @@ AVX2 void cresample_vertical_avx2(const uint8_t *const *taps, const int32_t *pai
   }
 }
 
+AVX2 void cresample_halve_row_avx2(const uint8_t *top, const uint8_t *bottom, int pixels,
+                                   int bands, uint8_t *out) {
+  /* Each output sample is a 2x2 sum: the sample, the same band of the next pixel (`bands`
+   * bytes on), and both below them. Summing a row with its copy shifted by one pixel gives
+   * that sum at every byte; the samples of even pixels are then packed together: from 16
+   * bytes, 8 outputs (1, 2 or 4 bands) or, for 3 bands, the 6 of the first 12 bytes. */
+  static const int8_t keep[5][16] = {
+      {0},
+      {0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1},
+      {0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1},
+      {0, 1, 2, 6, 7, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+      {0, 1, 2, 3, 8, 9, 10, 11, -1, -1, -1, -1, -1, -1, -1, -1},
+  };
+  const int step = bands == 3 ? 12 : 16; /* input bytes per round */
+  const long in_bytes = (long)pixels * 2 * bands, out_bytes = (long)pixels * bands;
+  const __m128i mask = _mm_loadu_si128((const __m128i *)keep[bands]);
+  const __m256i two = _mm256_set1_epi16(2);
+  long x = 0;
+  /* Reads reach x + bands + 16 bytes; the 8-byte store reaches x / 2 + 8. */
+  for (; x + bands + 16 <= in_bytes && x / 2 + 8 <= out_bytes; x += step) {
+    __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(top + x)));
+    __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(top + x + bands)));
+    __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(bottom + x)));
+    __m256i d = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(bottom + x + bands)));
+    __m256i sum = _mm256_add_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(c, d));
+    __m256i mean = _mm256_srli_epi16(_mm256_add_epi16(sum, two), 2);
+    __m128i bytes =
+        _mm_packus_epi16(_mm256_castsi256_si128(mean), _mm256_extracti128_si256(mean, 1));
+    _mm_storel_epi64((__m128i *)(out + x / 2), _mm_shuffle_epi8(bytes, mask));
+  }
+  for (long o = x / 2; o < out_bytes; o++) { /* the rest, one sample at a time */
+    long i = o / bands, band = o % bands, at = 2 * i * bands + band;
+    out[o] = (uint8_t)((top[at] + top[at + bands] + bottom[at] + bottom[at + bands] + 2) >> 2);
+  }
+}
+
 #endif

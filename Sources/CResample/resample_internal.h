@@ -48,6 +48,11 @@ void cresample_horizontal_avx2(const uint8_t *block, int c0, int columns, const 
 
 /* Vertical pass: `n` bytes of one output row from the rows `taps[0 .. 2 * pairs)`, the
  * extra row of an odd tap count being any valid row (its weight is 0). */
+/* One output row of a 2x2 box halving: `pixels` pixels of `bands` bytes from the rows
+ * `top` and `bottom` (2 x pixels pixels each). */
+void cresample_halve_row_avx2(const uint8_t *top, const uint8_t *bottom, int pixels,
+                              int bands, uint8_t *out);
+
 void cresample_vertical_avx2(const uint8_t *const *taps, const int32_t *pair_weights,
                              int pairs, long n, uint8_t *out);
 #endif

@@ -31,6 +31,13 @@ static double sinc(double x) {
   return sin(x) / x;
 }
 
+/* sinc(x) sinc(x / 3) with one sine: sin(3t) = 3 sin t - 4 sin^3 t, t = pi x / 3. */
+static double lanczos3(double x) {
+  if (x == 0.0) return 1.0;
+  double s = sin(M_PI * x / 3.0);
+  return 3.0 * (3.0 * s - 4.0 * s * s * s) * s / (M_PI * M_PI * x * x);
+}
+
 /* The general cubic with parameters B and C (Mitchell and Netravali, 1988). */
 static double bc_cubic(double x, double b, double c) {
   x = fabs(x);
@@ -48,7 +55,7 @@ static double weight_of(cresample_kernel kernel, double x) {
   case CRESAMPLE_CUBIC: return bc_cubic(x, 0.0, 0.5);
   case CRESAMPLE_MITCHELL: return bc_cubic(x, 1.0 / 3.0, 1.0 / 3.0);
   case CRESAMPLE_LANCZOS2: return fabs(x) < 2.0 ? sinc(x) * sinc(x / 2.0) : 0.0;
-  case CRESAMPLE_LANCZOS3: return fabs(x) < 3.0 ? sinc(x) * sinc(x / 3.0) : 0.0;
+  case CRESAMPLE_LANCZOS3: return fabs(x) < 3.0 ? lanczos3(x) : 0.0;
   }
   return 0.0;
 }

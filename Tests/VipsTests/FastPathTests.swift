@@ -46,6 +46,16 @@ import Vips
       }
       let description = "\(width)x\(height) → \(scaledWidth)x\(scaledHeight) @\(x),\(y)"
       #expect(run(vector: true) == run(vector: false), "\(description) kernel \(kernel.rawValue)")
+      func halve(vector: Bool) -> [UInt8] {
+        cresample_allow_vector_passes(vector ? 1 : 0)
+        defer { cresample_allow_vector_passes(1) }
+        var out = [UInt8](repeating: 0, count: (width / 2) * (height / 2) * bands)
+        #expect(
+          cresample_halve(source, Int32(width), Int32(height), Int32(bands), width * bands, &out)
+            == 0)
+        return out
+      }
+      #expect(halve(vector: true) == halve(vector: false), "halving \(width)x\(height)")
     }
   }
 

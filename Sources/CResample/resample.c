@@ -183,48 +183,87 @@ static void emit_ready_rows(cresample_stream *s) {
   }
 }
 
-int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride, int first,
-                          int count) {
+/* Filters the block of rows starting at s->next, found interleaved in `block` from input
+ * column `block_c0`, and writes the output rows it completes. */
+static void filter_block(cresample_stream *s, const uint8_t *block, int block_c0) {
+  uint8_t *out[BLOCK_ROWS];
+  for (int r = 0; r < BLOCK_ROWS; r++)
+    out[r] = s->filtered + (size_t)((s->next + r) % s->ring) * s->row_bytes;
+  const uint8_t *mine = block + (size_t)(s->c0 - block_c0) * BLOCK_ROWS * s->bands;
+#ifdef CRESAMPLE_HAVE_AVX2_PASSES
+  if (s->vector)
+    cresample_horizontal_avx2(mine, s->c0, s->columns, s->h, s->bands, s->paired,
+                              s->paired_columns, out);
+  else
+#endif
+    switch (s->bands) {
+    case 1: horizontal1(mine, s->c0, s->h, out); break;
+    case 2: horizontal2(mine, s->c0, s->h, out); break;
+    case 3: horizontal3(mine, s->c0, s->h, out); break;
+    default: horizontal4(mine, s->c0, s->h, out); break;
+    }
+  s->next += BLOCK_ROWS;
+  emit_ready_rows(s);
+}
+
+static int wants(const cresample_stream *s, int y) {
+  return s->row < s->v->count && s->next == y;
+}
+
+int cresample_streams_push(cresample_stream *const *streams, int n, const uint8_t *rows,
+                           long stride, int first, int count) {
   int last = first + count;
-  if (!s || !rows || count < 1 || first % BLOCK_ROWS != 0 || last > s->height ||
-      (count % BLOCK_ROWS != 0 && last != s->height) ||
-      stride < (long)(s->c0 + s->columns) * s->bands)
-    return -1;
-  if (s->row < s->v->count && s->next < first) return -1; /* a needed strip was skipped */
+  if (n < 1 || !rows || count < 1 || first % BLOCK_ROWS != 0) return -1;
+  int bands = streams[0] ? streams[0]->bands : 0, lo = 0, hi = 0;
+  for (int i = 0; i < n; i++) {
+    const cresample_stream *s = streams[i];
+    if (!s || s->bands != bands || last > s->height ||
+        (count % BLOCK_ROWS != 0 && last != s->height) ||
+        stride < (long)(s->c0 + s->columns) * s->bands)
+      return -1;
+    if (s->row < s->v->count && s->next < first) return -1; /* a needed strip was skipped */
+    if (i == 0 || s->c0 < lo) lo = s->c0;
+    if (i == 0 || s->c0 + s->columns > hi) hi = s->c0 + s->columns;
+  }
+  /* One stream interleaves into its own block; several share one as wide as all of them,
+   * with the spare column the AVX2 pass may read past the last (its weight is zero). */
+  uint8_t *shared = n == 1 ? streams[0]->block
+                           : calloc((size_t)(hi - lo + 1) * BLOCK_ROWS * (size_t)bands + 1, 1);
+  if (!shared) return -1;
   /* Ring slots: the oldest row a pending window reads is at least next - v.taps + 1, and a
    * block writes rows up to next + BLOCK_ROWS - 1, so v.taps + BLOCK_ROWS slots never
-   * overwrite a row still needed. Rows past r1 repeat row r1 - 1 and are never read. */
-  emit_ready_rows(s);
-  while (s->row < s->v->count && s->next >= first && s->next < last) {
+   * overwrite a row still needed. Rows past a stream's r1 are never read by it; past the
+   * strip they repeat its last row. */
+  for (int i = 0; i < n; i++) emit_ready_rows(streams[i]);
+  for (int y = first; y < last; y += BLOCK_ROWS) {
+    int from = 0, to = 0, any = 0;
+    for (int i = 0; i < n; i++) {
+      const cresample_stream *s = streams[i];
+      if (!wants(s, y)) continue;
+      if (!any || s->c0 < from) from = s->c0;
+      if (!any || s->c0 + s->columns > to) to = s->c0 + s->columns;
+      any = 1;
+    }
+    if (!any) continue;
     const uint8_t *in[BLOCK_ROWS];
-    uint8_t *out[BLOCK_ROWS];
-    for (int r = 0; r < BLOCK_ROWS; r++) {
-      int y = s->next + r < s->r1 ? s->next + r : s->r1 - 1;
-      in[r] = rows + (long)(y - first) * stride;
-      out[r] = s->filtered + (size_t)((s->next + r) % s->ring) * s->row_bytes;
+    for (int r = 0; r < BLOCK_ROWS; r++)
+      in[r] = rows + (long)((y + r < last ? y + r : last - 1) - first) * stride;
+    switch (bands) {
+    case 1: interleave(shared, in, from, to - from, 1); break;
+    case 2: interleave(shared, in, from, to - from, 2); break;
+    case 3: interleave(shared, in, from, to - from, 3); break;
+    default: interleave(shared, in, from, to - from, 4); break;
     }
-    switch (s->bands) {
-    case 1: interleave(s->block, in, s->c0, s->columns, 1); break;
-    case 2: interleave(s->block, in, s->c0, s->columns, 2); break;
-    case 3: interleave(s->block, in, s->c0, s->columns, 3); break;
-    default: interleave(s->block, in, s->c0, s->columns, 4); break;
-    }
-#ifdef CRESAMPLE_HAVE_AVX2_PASSES
-    if (s->vector)
-      cresample_horizontal_avx2(s->block, s->c0, s->columns, s->h, s->bands, s->paired,
-                                s->paired_columns, out);
-    else
-#endif
-      switch (s->bands) {
-      case 1: horizontal1(s->block, s->c0, s->h, out); break;
-      case 2: horizontal2(s->block, s->c0, s->h, out); break;
-      case 3: horizontal3(s->block, s->c0, s->h, out); break;
-      default: horizontal4(s->block, s->c0, s->h, out); break;
-      }
-    s->next += BLOCK_ROWS;
-    emit_ready_rows(s);
+    for (int i = 0; i < n; i++)
+      if (wants(streams[i], y)) filter_block(streams[i], shared, from);
   }
+  if (n > 1) free(shared);
   return 0;
+}
+
+int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride, int first,
+                          int count) {
+  return cresample_streams_push(&s, 1, rows, stride, first, count);
 }
 
 int cresample_stream_finished(const cresample_stream *s) { return s && s->row == s->v->count; }

@@ -157,7 +157,7 @@ extension VipsImage {
     throws(VipsError) -> (images: [VipsImage], half: VipsImage?)
   {
     var images: [VipsImage] = []
-    var streams: [OpaquePointer] = []
+    var streams: [OpaquePointer?] = []
     defer { streams.forEach { cresample_stream_free($0) } }
     for request in requests {
       let area = request.area
@@ -183,10 +183,12 @@ extension VipsImage {
     for top in stride(from: 0, to: height, by: strip) {
       let rows = min(strip, height - top)
       let (pixels, stride) = try source.rows(top, rows)
-      for stream in streams {
-        guard cresample_stream_push(stream, pixels, stride, Int32(top), Int32(rows)) == 0 else {
-          throw VipsError(context: "resize", message: "the resampler refused rows \(top)…")
-        }
+      let status = streams.withUnsafeBufferPointer {
+        cresample_streams_push(
+          $0.baseAddress, Int32($0.count), pixels, stride, Int32(top), Int32(rows))
+      }
+      guard streams.isEmpty || status == 0 else {
+        throw VipsError(context: "resize", message: "the resampler refused rows \(top)…")
       }
       if let half {
         _ = cresample_halve_strip(

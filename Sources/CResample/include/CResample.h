@@ -39,6 +39,11 @@ cresample_stream *cresample_stream_new(int width, int height, int bands, int sca
 /* Feeds rows [first, first + count), `stride` bytes apart, starting at `rows`. 0 or -1. */
 int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride, int first,
                           int count);
+/* The same for several streams over one image (the same width, height and bands): each
+ * block of rows is interleaved once for all of them. 0, or -1 (nothing fed) for bad
+ * arguments. */
+int cresample_streams_push(cresample_stream *const *streams, int n, const uint8_t *rows,
+                           long stride, int first, int count);
 /* Whether every row of the region has been written. */
 int cresample_stream_finished(const cresample_stream *s);
 void cresample_stream_free(cresample_stream *s);

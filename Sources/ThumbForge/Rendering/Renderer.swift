@@ -116,17 +116,32 @@ public struct Renderer: Sendable {
     if let base = half {
       half = nil
       let pyramid = Pyramid(base: base)
-      let rest = distinct(requests).filter { !direct.contains($0) }
-      try serve(rest, to: requests, then: use) { request throws(VipsError) in
-        try pyramid.source(for: request.size).resize(
-          width: request.width, height: request.height, kernel: request.kernel,
-          region: request.region)
+      // The requests one level serves are made in one pass over it (its rows interleaved
+      // once for all of them), then encoded and let go smallest first.
+      var levels: [(source: VipsImage, requests: [ResizeRequest])] = []
+      for request in distinct(requests) where !direct.contains(request) {
+        let source = try pyramid.source(for: request.size)
+        if let index = levels.firstIndex(where: { $0.source === source }) {
+          levels[index].requests.append(request)
+        } else {
+          levels.append((source, [request]))
+        }
+      }
+      for (source, group) in levels {
+        var made = Dictionary(
+          uniqueKeysWithValues: zip(
+            group, try source.resizedInOnePass(group, alsoHalve: false).images))
+        try serve(smallestFirst(group), to: requests, then: use) { made.removeValue(forKey: $0)! }
       }
     }
     var made = Dictionary(uniqueKeysWithValues: zip(direct, images))
     images = []
-    let bySize = direct.sorted { $0.area.width * $0.area.height < $1.area.width * $1.area.height }
-    try serve(bySize, to: requests, then: use) { made.removeValue(forKey: $0)! }
+    try serve(smallestFirst(direct), to: requests, then: use) { made.removeValue(forKey: $0)! }
+  }
+
+  /// `requests` by the number of pixels they make, smallest first.
+  private func smallestFirst(_ requests: [ResizeRequest]) -> [ResizeRequest] {
+    requests.sorted { $0.area.width * $0.area.height < $1.area.width * $1.area.height }
   }
 
   /// Every resize of an image with alpha, from one in-memory copy, premultiplied so

@@ -62,7 +62,7 @@ if want build; then
   # The release build as run.sh makes it: on Linux the Swift runtime is linked statically
   # (about 20 ms less start-up per run: fewer shared libraries to bind).
   static=()
-  [ "$(uname -s)" = Linux ] && static=(-Xswiftc -static-stdlib)
+  [ "$(uname -s)" = Linux ] && static=(--static-swift-stdlib)
   run swift build -c release --product thumbforge --scratch-path .build-bench "${static[@]}"
 fi
 [ -x "$TF" ] || { echo "bench.sh: $TF is missing; run without --only or with --only build" >&2; exit 1; }

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
 # On Linux the Swift runtime is linked statically: about 20 ms less start-up per run.
 static=()
-[ "$(uname -s)" = Linux ] && static=(-Xswiftc -static-stdlib)
+[ "$(uname -s)" = Linux ] && static=(--static-swift-stdlib)
 echo "==> swift build -c release ${static[*]}"
 swift build -c release --product thumbforge "${static[@]}"
 bin="$(swift build -c release --show-bin-path "${static[@]}")/thumbforge"

@@ -21,6 +21,8 @@ enum FormatModules {
   private struct State {
     /// The folder still to load, or nil once loaded (or when libvips loaded it itself).
     var pending: String?
+    /// Whether start-up deferred the modules (so a lookup may have missed for want of them).
+    var deferred = false
   }
 
   private static let state = Mutex(State())
@@ -35,7 +37,12 @@ enum FormatModules {
     setenv("VIPSHOME", "/nonexistent/thumbforge-deferred-vips-modules", 1)
     let status = start()
     unsetenv("VIPSHOME")
-    if status == 0 { state.withLock { $0.pending = folder } }
+    if status == 0 {
+      state.withLock {
+        $0.pending = folder
+        $0.deferred = true
+      }
+    }
     return status
   }
 
@@ -64,20 +71,21 @@ enum FormatModules {
     #endif
   }
 
-  /// Loads the modules if they are still pending; returns whether it did, so a lookup that
-  /// missed knows whether looking again can help.
+  /// Loads the modules if they are still pending. Returns whether start-up deferred them:
+  /// then a lookup that missed may have missed for want of them (perhaps while another
+  /// thread was loading them), and looking again can help.
   @discardableResult
   static func loadPending() -> Bool {
     state.withLock { state -> Bool in
-      guard let folder = state.pending else { return false }
-      state.pending = nil
-      _ = cvips_load_modules(folder)
-      return true
+      if let folder = state.pending {
+        state.pending = nil
+        _ = cvips_load_modules(folder)
+      }
+      return state.deferred
     }
   }
 
-  /// `lookup`, and again after loading the modules when it found nothing while they were
-  /// pending.
+  /// `lookup`, and once more after the deferred modules are loaded when it found nothing.
   static func retrying<T>(_ lookup: () -> T?) -> T? {
     if let found = lookup() { return found }
     guard loadPending() else { return nil }

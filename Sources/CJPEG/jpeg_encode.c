@@ -2,30 +2,15 @@
 
 #include "CJPEG.h"
 
-#include <setjmp.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include <jpeglib.h>
-
-typedef struct {
-  struct jpeg_error_mgr base;
-  jmp_buf escape;
-  char message[JMSG_LENGTH_MAX];
-} encode_errors;
-
-static void encode_fail(j_common_ptr info) {
-  encode_errors *errors = (encode_errors *)info->err;
-  errors->base.format_message(info, errors->message);
-  longjmp(errors->escape, 1);
-}
+#include "jpeg_errors.h"
 
 int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long stride,
                  int quality, int optimize_coding, int progressive, uint8_t **out,
                  size_t *out_size, char *error, size_t error_size) {
   struct jpeg_compress_struct info;
-  encode_errors errors;
+  cjpeg_errors errors;
   /* Written by libjpeg as it grows; volatile so its value survives the longjmp. */
   unsigned char *volatile buffer = NULL;
   unsigned long size = 0;
@@ -35,10 +20,9 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long s
     if (error && error_size) snprintf(error, error_size, "%d bands cannot be JPEG", bands);
     return -1;
   }
-  info.err = jpeg_std_error(&errors.base);
-  errors.base.error_exit = encode_fail;
+  info.err = cjpeg_errors_init(&errors, 0);
   if (setjmp(errors.escape)) {
-    if (error && error_size) snprintf(error, error_size, "%s", errors.message);
+    cjpeg_errors_report(&errors, error, error_size);
     jpeg_destroy_compress(&info);
     free(buffer);
     return -1;

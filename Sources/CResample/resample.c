@@ -33,6 +33,11 @@ int cresample_vector_passes_available(void) {
 #endif
 }
 
+/* Whether work starting now takes the AVX2 passes: allowed, and the CPU has them. */
+static int use_vector_passes(void) {
+  return vector_passes_allowed && cresample_vector_passes_available();
+}
+
 /* Interleaves rows[0..BLOCK_ROWS) column by column over [c0, c0 + n); `bands` is a
  * constant at each call so the copies become plain loads and stores. Three-band pixels
  * move as 4-byte words whose spare byte the next store overwrites, which is why `block`
@@ -151,7 +156,7 @@ cresample_stream *cresample_stream_new(int width, int height, int bands, int sca
   /* One zero column after the block: the AVX2 pass pairs the last column with it. */
   s->block = calloc((size_t)(s->columns + 1) * BLOCK_ROWS * (size_t)bands + 1, 1);
   s->taps = malloc(sizeof(uint8_t *) * (size_t)s->v->pairs * 2);
-  s->vector = vector_passes_allowed && cresample_vector_passes_available();
+  s->vector = use_vector_passes();
   if (s->vector) {
     s->paired_columns = PAIRED_COLUMNS > 2 * s->h->pairs ? PAIRED_COLUMNS : 2 * s->h->pairs;
     s->paired = malloc(sizeof(int16_t) * (size_t)s->paired_columns * BLOCK_ROWS * 2 * bands);
@@ -299,7 +304,7 @@ int cresample_halve_strip(const uint8_t *rows, int width, int bands, long stride
       stride < (long)width * bands)
     return -1;
   int w = width / 2;
-  int vector = vector_passes_allowed && cresample_vector_passes_available();
+  int vector = use_vector_passes();
   (void)vector;
   for (int y = 0; y + 1 < count; y += 2) {
     const uint8_t *top = rows + (long)y * stride;

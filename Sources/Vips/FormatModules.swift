@@ -55,8 +55,7 @@ enum FormatModules {
       defer { fclose(file) }
       var line = [CChar](repeating: 0, count: 4096)
       while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(
-          decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(nulTerminated: line)
         guard let slash = text.firstIndex(of: "/"), text.contains("/libvips.so") else { continue }
         var library = String(text[slash...])
         while library.hasSuffix("\n") { library.removeLast() }

@@ -55,8 +55,7 @@ final class StripSource {
       let stride = image.width * image.bands
       var message = [CChar](repeating: 0, count: 256)
       guard cjpeg_read(jpeg, buffer, stride, Int32(count), &message, message.count) == 0 else {
-        let text = String(
-          decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(nulTerminated: message)
         throw VipsError(context: path ?? "jpeg", message: text)
       }
       return (UnsafePointer(buffer), stride)

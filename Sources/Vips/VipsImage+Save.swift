@@ -66,8 +66,7 @@ extension VipsImage {
       options.optimizeCoding ? 1 : 0, options.interlace ? 1 : 0, &out, &size, &message,
       message.count)
     guard status == 0, let out else {
-      let text = String(
-        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let text = String(nulTerminated: message)
       throw VipsError(context: "jpegsave", message: text)
     }
     defer { free(out) }

@@ -183,12 +183,14 @@ extension VipsImage {
     for top in stride(from: 0, to: height, by: strip) {
       let rows = min(strip, height - top)
       let (pixels, stride) = try source.rows(top, rows)
-      let status = streams.withUnsafeBufferPointer {
-        cresample_streams_push(
-          $0.baseAddress, Int32($0.count), pixels, stride, Int32(top), Int32(rows))
-      }
-      guard streams.isEmpty || status == 0 else {
-        throw VipsError(context: "resize", message: "the resampler refused rows \(top)…")
+      if !streams.isEmpty {
+        let status = streams.withUnsafeBufferPointer {
+          cresample_streams_push(
+            $0.baseAddress, Int32($0.count), pixels, stride, Int32(top), Int32(rows))
+        }
+        guard status == 0 else {
+          throw VipsError(context: "resize", message: "the resampler refused rows \(top)…")
+        }
       }
       if let half {
         _ = cresample_halve_strip(

@@ -128,20 +128,26 @@ public struct Renderer: Sendable {
         }
       }
       for (source, group) in levels {
-        var made = Dictionary(
-          uniqueKeysWithValues: zip(
-            group, try source.resizedInOnePass(group, alsoHalve: false).images))
-        try serve(smallestFirst(group), to: requests, then: use) { made.removeValue(forKey: $0)! }
+        var made = try source.resizedInOnePass(group, alsoHalve: false).images
+        try serveSmallestFirst(group, &made, to: requests, then: use)
       }
     }
-    var made = Dictionary(uniqueKeysWithValues: zip(direct, images))
-    images = []
-    try serve(smallestFirst(direct), to: requests, then: use) { made.removeValue(forKey: $0)! }
+    try serveSmallestFirst(direct, &images, to: requests, then: use)
   }
 
-  /// `requests` by the number of pixels they make, smallest first.
-  private func smallestFirst(_ requests: [ResizeRequest]) -> [ResizeRequest] {
-    requests.sorted { $0.area.width * $0.area.height < $1.area.width * $1.area.height }
+  /// Hands each of `images` (made for `distinct`, in that order) to `use` as ``serve``
+  /// does, smallest first. Takes the images out of the array, so each is let go once
+  /// handed over.
+  private func serveSmallestFirst(
+    _ distinct: [ResizeRequest], _ images: inout [VipsImage], to requests: [ResizeRequest],
+    then use: (Int, VipsImage) throws(VipsError) -> Void
+  ) throws(VipsError) {
+    var made = Dictionary(uniqueKeysWithValues: zip(distinct, images))
+    images = []
+    let bySize = distinct.sorted {
+      $0.area.width * $0.area.height < $1.area.width * $1.area.height
+    }
+    try serve(bySize, to: requests, then: use) { made.removeValue(forKey: $0)! }
   }
 
   /// Every resize of an image with alpha, from one in-memory copy, premultiplied so

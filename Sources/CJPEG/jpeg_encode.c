@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "jpeg_errors.h"
+#include "jpeg_huffman.h"
 
 int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long stride,
                  int quality, int optimize_coding, int progressive, uint8_t **out,
@@ -45,6 +46,8 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long s
   info.X_density = 72;
   info.Y_density = 72;
   jpeg_start_compress(&info, TRUE);
+  cjpeg_statistics statistics;
+  cjpeg_statistics_take_over(&info, &statistics);
   while (info.next_scanline < info.image_height) {
     JSAMPROW rows[16];
     int count = 0;

@@ -1,3 +1,4 @@
+import CJPEG
 import CResample
 import Foundation
 import Testing
@@ -6,7 +7,8 @@ import Vips
 
 /// The fast paths of resizing while decoding must not change a byte: the AVX2 resampler
 /// passes against the portable ones, libjpeg-turbo decoding a JPEG directly against
-/// libvips' loader, and libvips' format modules loaded on first need.
+/// libvips' loader, ThumbForge's own Huffman statistics against libjpeg's, and libvips'
+/// format modules loaded on first need.
 @Suite struct FastPathTests {
   static let resorts = ["les-arcs@2x.jpg", "snowbird@2x.jpg"].map {
     Fixtures.packageRoot.appendingPathComponent("Assets/Resorts/\($0)")
@@ -156,6 +158,27 @@ import Vips
     let grey = try Fixtures.gradient(width: 64, height: 48).colourspace(.bw).copiedToMemory()
     let decodedGrey = try VipsImage.load(bytes: grey.encoded(as: .jpeg, options: options))
     #expect(decodedGrey.bands == 1)
+  }
+
+  @Test(arguments: [30, 82, 95, 100])
+  func ownHuffmanStatisticsGiveLibjpegsBytes(quality: Int) throws {
+    // Odd sizes leave partial blocks and MCUs at the edges; grey is one non-interleaved
+    // scan, colour three interleaved components (4:2:0 below quality 90, 4:4:4 above).
+    let photo = try VipsImage.load(path: Self.resorts[1].path).resize(
+      width: 777, height: 389, kernel: .lanczos3, region: nil)
+    let grey = try photo.colourspace(.bw).copiedToMemory()
+    let options = SaveOptions(quality: quality, optimizeCoding: true)
+    for image in [photo, grey] {
+      let before = cjpeg_fast_statistics_passes()
+      let own = try image.encoded(as: .jpeg, options: options)
+      #expect(cjpeg_fast_statistics_passes() == before + 1)
+      cjpeg_allow_fast_statistics(0)
+      defer { cjpeg_allow_fast_statistics(1) }
+      let libjpegs = try image.encoded(as: .jpeg, options: options)
+      let identical = own == libjpegs
+      #expect(
+        identical, "\(image.bands) bands: \(own.count) bytes against libjpeg's \(libjpegs.count)")
+    }
   }
 
   // libvips reads PDF through its poppler module, which ThumbForge loads on first need.

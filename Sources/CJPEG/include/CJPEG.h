@@ -40,4 +40,11 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long s
                  int quality, int optimize_coding, int progressive, uint8_t **out,
                  size_t *out_size, char *error, size_t error_size);
 
+/* Whether encodes on the calling thread with optimized Huffman tables may count symbols
+ * with ThumbForge's own statistics pass (the default) rather than libjpeg's; the bytes are
+ * the same either way. For tests that compare the two. */
+void cjpeg_allow_fast_statistics(int allowed);
+/* How many statistics passes ThumbForge's own counting has done on the calling thread. */
+unsigned long cjpeg_fast_statistics_passes(void);
+
 #endif

@@ -1,0 +1,170 @@
+/* See jpeg_huffman.h: a faster statistics pass for optimized Huffman tables. */
+
+#include "jpeg_huffman.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <jerror.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Exported by libjpeg (jchuff.c) since 6b, declared in its uninstalled jchuff.h: builds the
+ * optimal table for `freq` (257 counts, clobbered) into `htbl`. */
+extern void jpeg_gen_optimal_table(j_compress_ptr cinfo, JHUFF_TBL *htbl, long freq[]);
+
+#define MAX_COEF_BITS 10 /* 8-bit samples */
+
+/* Per thread, so a test comparing the two ways runs beside other encodes undisturbed. */
+static _Thread_local int fast_statistics_refused = 0;
+static _Thread_local unsigned long fast_statistics_passes = 0;
+
+void cjpeg_allow_fast_statistics(int allowed) { fast_statistics_refused = !allowed; }
+
+unsigned long cjpeg_fast_statistics_passes(void) { return fast_statistics_passes; }
+
+/* Zigzag position -> natural (row-major) position. */
+static const unsigned char zigzag[64] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
+
+static inline int magnitude_bits(int value) {
+  unsigned magnitude = (unsigned)(value < 0 ? -value : value);
+  return magnitude ? 32 - __builtin_clz(magnitude) : 0;
+}
+
+/* Bit k of the result is set when natural position k of `block` is nonzero. */
+static inline uint64_t nonzero_natural(const JCOEF *block) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  uint64_t mask = 0;
+  for (int i = 0; i < 4; i++) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(block + 16 * i));
+    __m128i b = _mm_loadu_si128((const __m128i *)(block + 16 * i + 8));
+    __m128i zeros = _mm_packs_epi16(_mm_cmpeq_epi16(a, zero), _mm_cmpeq_epi16(b, zero));
+    mask |= (uint64_t)(uint16_t)~_mm_movemask_epi8(zeros) << (16 * i);
+  }
+  return mask;
+#else
+  uint64_t mask = 0;
+  for (int k = 0; k < 64; k++) mask |= (uint64_t)(block[k] != 0) << k;
+  return mask;
+#endif
+}
+
+/* zigzag_of_row[r][b]: the zigzag-order bits of the positions of row r whose bits are set
+ * in b, so a natural-order mask turns into a zigzag one with eight lookups. */
+static uint64_t zigzag_of_row[8][256];
+static pthread_once_t zigzag_once = PTHREAD_ONCE_INIT;
+
+static void make_zigzag_of_row(void) {
+  unsigned char position[64]; /* natural -> zigzag */
+  for (int k = 0; k < 64; k++) position[zigzag[k]] = (unsigned char)k;
+  for (int row = 0; row < 8; row++)
+    for (int bits = 0; bits < 256; bits++) {
+      uint64_t mask = 0;
+      for (int column = 0; column < 8; column++)
+        if (bits & (1 << column)) mask |= (uint64_t)1 << position[8 * row + column];
+      zigzag_of_row[row][bits] = mask;
+    }
+}
+
+/* The symbols one block contributes, exactly as libjpeg's htest_one_block counts them:
+ * the DC difference's size category, then for every nonzero AC coefficient in zigzag
+ * order its run of zeros (ZRL symbols for each full 16) and size, and an EOB when the
+ * block ends in zeros. Nonzero coefficients are found through a 64-bit map in zigzag order
+ * rather than by testing each coefficient in turn: most are zero, and the branch on each
+ * one is what makes libjpeg's loop slow. */
+static int count_block(const JCOEF *block, int last_dc, long *dc_counts, long *ac_counts) {
+  int dc_bits = magnitude_bits(block[0] - last_dc);
+  if (dc_bits > MAX_COEF_BITS + 1) return 0;
+  dc_counts[dc_bits]++;
+  uint64_t natural = nonzero_natural(block) & ~(uint64_t)1;
+  uint64_t nonzero = 0;
+  for (int row = 0; row < 8; row++) nonzero |= zigzag_of_row[row][(natural >> (8 * row)) & 0xFF];
+  int previous = 0;
+  while (nonzero) {
+    int k = __builtin_ctzll(nonzero);
+    nonzero &= nonzero - 1;
+    int run = k - previous - 1;
+    for (; run > 15; run -= 16) ac_counts[0xF0]++;
+    int bits = magnitude_bits(block[zigzag[k]]);
+    if (bits > MAX_COEF_BITS) return 0;
+    ac_counts[(run << 4) + bits]++;
+    previous = k;
+  }
+  if (previous < 63) ac_counts[0]++;
+  return 1;
+}
+
+static boolean gather_mcu(j_compress_ptr cinfo, JBLOCKROW *blocks) {
+  cjpeg_statistics *stats = (cjpeg_statistics *)cinfo->entropy;
+  for (int b = 0; b < cinfo->blocks_in_MCU; b++) {
+    int c = cinfo->MCU_membership[b];
+    const jpeg_component_info *component = cinfo->cur_comp_info[c];
+    if (!count_block(blocks[b][0], stats->last_dc[c], stats->dc_counts[component->dc_tbl_no],
+                     stats->ac_counts[component->ac_tbl_no]))
+      ERREXIT(cinfo, JERR_BAD_DCT_COEF);
+    stats->last_dc[c] = blocks[b][0][0];
+  }
+  return TRUE;
+}
+
+/* Ends the statistics pass as libjpeg's finish_pass_gather does (each table built once, as
+ * building clobbers its counts), then hands the entropy coder back to libjpeg, whose
+ * output pass encodes with the tables now in cinfo->{dc,ac}_huff_tbl_ptrs. */
+static void finish_gathering(j_compress_ptr cinfo) {
+  cjpeg_statistics *stats = (cjpeg_statistics *)cinfo->entropy;
+  boolean did_dc[NUM_HUFF_TBLS] = {0}, did_ac[NUM_HUFF_TBLS] = {0};
+  for (int c = 0; c < cinfo->comps_in_scan; c++) {
+    const jpeg_component_info *component = cinfo->cur_comp_info[c];
+    int dc = component->dc_tbl_no, ac = component->ac_tbl_no;
+    if (!did_dc[dc]) {
+      if (!cinfo->dc_huff_tbl_ptrs[dc])
+        cinfo->dc_huff_tbl_ptrs[dc] = jpeg_alloc_huff_table((j_common_ptr)cinfo);
+      jpeg_gen_optimal_table(cinfo, cinfo->dc_huff_tbl_ptrs[dc], stats->dc_counts[dc]);
+      did_dc[dc] = TRUE;
+    }
+    if (!did_ac[ac]) {
+      if (!cinfo->ac_huff_tbl_ptrs[ac])
+        cinfo->ac_huff_tbl_ptrs[ac] = jpeg_alloc_huff_table((j_common_ptr)cinfo);
+      jpeg_gen_optimal_table(cinfo, cinfo->ac_huff_tbl_ptrs[ac], stats->ac_counts[ac]);
+      did_ac[ac] = TRUE;
+    }
+  }
+  cinfo->entropy = stats->libjpeg;
+}
+
+static void start_pass(j_compress_ptr cinfo, boolean gather_statistics) {
+  cjpeg_statistics *stats = (cjpeg_statistics *)cinfo->entropy;
+  if (!gather_statistics) { /* not reached for one-scan images; defer to libjpeg */
+    cinfo->entropy = stats->libjpeg;
+    stats->libjpeg->start_pass(cinfo, FALSE);
+    return;
+  }
+  memset(stats->dc_counts, 0, sizeof stats->dc_counts);
+  memset(stats->ac_counts, 0, sizeof stats->ac_counts);
+  memset(stats->last_dc, 0, sizeof stats->last_dc);
+}
+
+int cjpeg_statistics_take_over(j_compress_ptr cinfo, cjpeg_statistics *stats) {
+  /* Only the one case whose pass sequence is known: a single sequential Huffman scan with
+   * optimized tables, no restart markers (they reset DC predictions mid-pass). */
+  if (fast_statistics_refused || !cinfo->optimize_coding ||
+      cinfo->progressive_mode || cinfo->arith_code || cinfo->restart_interval != 0 ||
+      cinfo->restart_in_rows != 0 || cinfo->num_scans > 1 || cinfo->data_precision != 8 ||
+      cinfo->comps_in_scan > MAX_COMPS_IN_SCAN || cinfo->entropy == NULL)
+    return 0;
+  pthread_once(&zigzag_once, make_zigzag_of_row);
+  stats->base.start_pass = start_pass;
+  stats->base.encode_mcu = gather_mcu;
+  stats->base.finish_pass = finish_gathering;
+  stats->libjpeg = cinfo->entropy;
+  cinfo->entropy = &stats->base;
+  start_pass(cinfo, TRUE);
+  fast_statistics_passes++;
+  return 1;
+}

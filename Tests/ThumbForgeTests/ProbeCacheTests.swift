@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vips
 
 @testable import ThumbForge
 
@@ -34,5 +35,37 @@ struct ProbeCacheTests {
       .write(to: url)
     let cache = ProbeCache.read(at: url)
     #expect(cache.sources.isEmpty && cache.outputs["y"]?.byteSize == 5)
+  }
+
+  @Test("a forced build stamps the files it rewrote, so the next build need not hash them")
+  func forcedBuildStampsItsFiles() throws {
+    let harness = try RenderHarness(config: "scales: [1, 2]\nmaster-scale: 2\n")
+    defer { harness.remove() }
+    for name in ["Alpha", "Beta"] {
+      try harness.add(
+        try VipsImage.solid(width: 16, height: 16, color: [20, 200, 20]), as: "Icons/\(name).png",
+        format: .png)
+    }
+    var options = BuildOptions(folder: harness.folder)
+    options.jobs = 1
+    let workspace = try BuildEngine(options: options).workspace
+    _ = try BuildEngine(options: options).run()
+    options.force = true
+    let forced = try BuildEngine(options: options).run()
+    #expect(forced.rendered == 4)
+    let manifest = try #require(try ManifestStore.read(at: workspace.manifest))
+    let cache = ProbeCache.read(at: workspace.cache)
+    let files = manifest.imageSets.flatMap { set in
+      set.outputs.map { ($0.path, $0.hash) } + [(set.folder + "/Contents.json", set.contentsHash)]
+    }
+    #expect(files.count == 6)
+    for (path, hash) in files {
+      let now = try #require(
+        FileStamp.current(at: workspace.catalog.appendingPathComponent(path).path))
+      #expect(
+        cache.outputs[path]
+          == FileStamp(byteSize: now.byteSize, modified: now.modified, hash: hash),
+        "\(path)")
+    }
   }
 }

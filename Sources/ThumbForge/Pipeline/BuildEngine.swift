@@ -182,8 +182,12 @@ public struct BuildEngine: Sendable {
     for decision in outcome.toRender {
       if let old = previous[decision.set.folder] { entries[decision.set.folder] = old }
     }
+    var writtenFolders = Set<String>()
     for result in results.compactMap({ $0 }) {
-      for entry in result.entries { entries[entry.folder] = entry }
+      for entry in result.entries {
+        entries[entry.folder] = entry
+        writtenFolders.insert(entry.folder)
+      }
       report.rendered += result.rendered
       report.failed += result.failed
       report.problems += result.problems
@@ -219,9 +223,13 @@ public struct BuildEngine: Sendable {
     if let swiftFile = workspace.swiftFile {
       try writeAccessors(newManifest, to: swiftFile)
     }
+    // Stamps taken before rendering describe the files this run replaced: imagesets written
+    // now are stamped afresh (with the hashes of the bytes just written), so the next run
+    // does not hash them again.
     cache.outputs = outcome.stamps
     for entry in newManifest.imageSets {
-      for output in entry.outputs where cache.outputs[output.path] == nil {
+      let written = writtenFolders.contains(entry.folder)
+      for output in entry.outputs where written || cache.outputs[output.path] == nil {
         if let stat = FileStamp.current(
           at: workspace.catalog.appendingPathComponent(output.path).path)
         {
@@ -230,7 +238,7 @@ public struct BuildEngine: Sendable {
         }
       }
       let contents = entry.folder + "/Contents.json"
-      if cache.outputs[contents] == nil,
+      if written || cache.outputs[contents] == nil,
         let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(contents).path)
       {
         cache.outputs[contents] = FileStamp(

@@ -47,24 +47,37 @@ enum FormatModules {
   }
 
   /// The folder libvips loads its modules from: `vips-modules-MAJOR.MINOR` beside the
-  /// libvips library this process mapped (read from /proc/self/maps, so Linux only; nil
+  /// libvips library this process mapped (found in /proc/self/maps, so Linux only; nil
   /// elsewhere, where libvips then loads its modules itself).
   private static func moduleFolder() -> String? {
     #if os(Linux)
-      guard let file = fopen("/proc/self/maps", "r") else { return nil }
-      defer { fclose(file) }
-      var line = [CChar](repeating: 0, count: 4096)
-      while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(nulTerminated: line)
-        guard let slash = text.firstIndex(of: "/"), text.contains("/libvips.so") else { continue }
-        var library = String(text[slash...])
-        while library.hasSuffix("\n") { library.removeLast() }
-        let version = "\(vips_version(0)).\(vips_version(1))"
-        let folder = library[..<library.lastIndex(of: "/")!] + "/vips-modules-" + version
-        var info = stat()
-        return stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? folder : nil
+      // The whole table in one read, searched as bytes: it lists every mapping of the ~100
+      // libraries libvips links, and decoding each line as text cost ~6 ms of every run.
+      let fd = open("/proc/self/maps", O_RDONLY)
+      guard fd >= 0 else { return nil }
+      defer { close(fd) }
+      var maps: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        maps += chunk[..<count]
       }
-      return nil
+      let name = Array("/libvips.so".utf8)
+      guard
+        let hit = maps.indices.dropLast(name.count).first(where: { at in
+          maps[at] == name[0] && maps[at..<at + name.count].elementsEqual(name)
+        })
+      else { return nil }
+      let lineStart = maps[..<hit].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+      guard let pathStart = maps[lineStart..<hit].firstIndex(of: UInt8(ascii: "/")) else {
+        return nil
+      }
+      let folder =
+        String(decoding: maps[pathStart..<hit], as: UTF8.self)
+        + "/vips-modules-\(vips_version(0)).\(vips_version(1))"
+      var info = stat()
+      return stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? folder : nil
     #else
       return nil
     #endif

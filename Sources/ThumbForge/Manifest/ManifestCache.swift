@@ -27,7 +27,8 @@ enum ManifestCache {
 
   /// Records `contents` as what the manifest file with `facts` holds.
   static func write(_ contents: Manifest, to url: URL, facts: FileFacts) throws {
-    try AtomicFile.write(encode(contents, stamp: facts), to: url.path)
+    // Not durable: a cache a crash damaged fails its checks and manifest.json is read.
+    try AtomicFile.write(encode(contents, stamp: facts), to: url.path, durable: false)
   }
 
   /// The cache's bytes for a manifest whose file has the facts `stamp`.

@@ -69,7 +69,8 @@ public struct ProbeCache: Sendable, Equatable {
     for (path, stamp) in outputs.sorted(by: { $0.key < $1.key }) where Self.storable(path) {
       text += "O\t\(path)\t\(stamp.byteSize)\t\(stamp.modified)\t\(stamp.hash)\n"
     }
-    try AtomicFile.write(Array(text.utf8), to: url.path)
+    // Not durable: a cache a crash damaged reads as empty and is rebuilt.
+    try AtomicFile.write(Array(text.utf8), to: url.path, durable: false)
   }
 
   /// Paths with tabs or line breaks are simply not cached.

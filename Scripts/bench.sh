@@ -209,6 +209,21 @@ fi
 
 info_set() { "$MAINPY" -c 'import json,sys; p,k,v=sys.argv[1:4]; d=json.load(open(p)); d.setdefault("corpora",{}) if k.startswith("corpora.") else None; (d["corpora"].__setitem__(k[8:], v) if k.startswith("corpora.") else d.__setitem__(k, v)); json.dump(d, open(p,"w"), indent=1)' "$INFO" "$1" "$2"; }
 
+# ---------------------------------------------------------------- outputs of earlier runs
+# Earlier outputs are moved into bench-work/trash, not deleted, while tools are timed, and
+# the trash is emptied between sections. Deleting them just before a timed run charged that
+# run for the deletion: on journal-less ext4 (this VM's disk) every new file or folder scans
+# past the inodes freed in the last 30 s (recently_deleted()), about 0.4 ms each after a
+# few thousand deletes, so a run's cost depended on how many files the previous tools wrote.
+TRASH=$WORK/trash
+discard() { [ -e "$1" ] || return 0; mkdir -p "$TRASH"; mv "$1" "$(mktemp -u "$TRASH/XXXXXXXX")"; }
+empty_trash() {
+  [ -d "$TRASH" ] || return 0
+  echo "  (emptying bench-work/trash, then 31 s for the freed inodes to stop counting as recent)"
+  rm -rf "$TRASH"; sync; sleep 31
+}
+empty_trash
+
 # ---------------------------------------------------------------- full-build comparison
 MEASURE=("$MAINPY" "$BENCH/measure.py")
 if want compare; then
@@ -223,7 +238,7 @@ if want compare; then
   for corpus in "${CORPORA[@]}"; do
     dir=$CORPUS/$corpus
     rundir=$WORK/runs/$corpus
-    rm -rf "$rundir"; mkdir -p "$rundir"
+    discard "$rundir"; empty_trash; mkdir -p "$rundir"
     echo "+ plan.py $dir > $rundir/plan.json"
     "$MAINPY" "$BENCH/plan.py" "$dir" > "$rundir/plan.json"
     outputs=$("$MAINPY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["outputs"])' "$rundir/plan.json")
@@ -236,7 +251,7 @@ if want compare; then
     for ((rep = 1; rep <= REPS; rep++)); do
       echo "  rep $rep/$REPS on $corpus"
       m=("${MEASURE[@]}" --results "$RES" --section compare --corpus "$corpus" --rep "$rep" --outputs "$outputs")
-      tool_out() { rm -rf "$rundir/out/$1"; echo "$rundir/out/$1"; }
+      tool_out() { discard "$rundir/out/$1"; echo "$rundir/out/$1"; }
       o=$(tool_out thumbforge)
       "${m[@]}" --tool thumbforge -- "$TF" build "$dir" --force -q -o "$o/Assets.xcassets" || true
       o=$(tool_out pillow-simd)
@@ -272,7 +287,7 @@ if want tiny; then
   rm -f "$RES"
   dir=$CORPUS/tiny-$TINY
   out=$WORK/runs/tiny-$TINY
-  rm -rf "$out"; mkdir -p "$out"
+  discard "$out"; empty_trash; mkdir -p "$out"
   m=("${MEASURE[@]}" --results "$RES" --corpus "tiny-$TINY" --outputs $((TINY * 2)))
   "${m[@]}" --section tiny-initial --tool thumbforge --rep 1 -- "$TF" build "$dir" -q -o "$out/Assets.xcassets"
   for ((rep = 1; rep <= REPS; rep++)); do

@@ -51,16 +51,12 @@ public enum Vips {
   /// arena (up to eight per core) that keeps freed memory, and the threshold above which
   /// blocks are mapped on their own rises with each large block freed, so decoded photos
   /// of tens of megabytes pile up in arenas while mid-sized codec buffers are unmapped and
-  /// faulted in again on every image. With one arena per job and up to 64 MB of free heap
-  /// kept, measured: peak RSS 263 → 208 MB on 10 photos of 12–24 MP, and system time
-  /// 0.41 → 0.15 s on the SnowSeeker photos (progressive JPEGs), at the same user time.
-  /// Blocks from 32 MB up are mapped on their own and returned when freed; below that they
-  /// are reused from the heap. The 16-32 MB blocks of 12–24 MP photos (the 2x output, the
-  /// JPEG encoder's coefficients) were faulted in afresh for every photo at a 16 MB
-  /// threshold: 32 MB took system time 1.5–1.9 → 1.1 s and wall time 7.4 → 6.7 s on 40 such
-  /// photos; peak RSS 208 → 203–225 MB, flat from 100 to 400 photos (223 MB both).
+  /// faulted in again on every image. With one arena per job, blocks of 16 MB and more
+  /// mapped on their own (returned at once when freed) and up to 64 MB of free heap kept,
+  /// measured: peak RSS 263 → 208 MB on 10 photos of 12–24 MP, and system time 0.41 →
+  /// 0.15 s on the SnowSeeker photos (progressive JPEGs), at the same user time.
   public static func tuneAllocator(arenas: Int) {
-    _ = cvips_tune_malloc(Int32(max(1, arenas)), 32 << 20, 64 << 20)
+    _ = cvips_tune_malloc(Int32(max(1, arenas)), 16 << 20, 64 << 20)
   }
 
   /// The maximum number of operations libvips keeps in its operation cache (0 turns it off).

@@ -210,19 +210,18 @@ fi
 info_set() { "$MAINPY" -c 'import json,sys; p,k,v=sys.argv[1:4]; d=json.load(open(p)); d.setdefault("corpora",{}) if k.startswith("corpora.") else None; (d["corpora"].__setitem__(k[8:], v) if k.startswith("corpora.") else d.__setitem__(k, v)); json.dump(d, open(p,"w"), indent=1)' "$INFO" "$1" "$2"; }
 
 # ---------------------------------------------------------------- outputs of earlier runs
-# Earlier outputs are moved into bench-work/trash, not deleted, while tools are timed, and
-# the trash is emptied between sections. Deleting them just before a timed run charged that
-# run for the deletion: on journal-less ext4 (this VM's disk) every new file or folder scans
-# past the inodes freed in the last 30 s (recently_deleted()), about 0.4 ms each after a
-# few thousand deletes, so a run's cost depended on how many files the previous tools wrote.
+# Earlier outputs are moved into bench-work/trash, not deleted, while tools are timed; the
+# trash is emptied once the timed sections are over. Deleting them just before a timed run
+# charged that run for the deletion: on journal-less ext4 (this VM's disk) every new file
+# or folder scans past the inodes freed in the last 30 s (5 min when their inode-table
+# block has been written since: recently_deleted()), about 0.4 ms each after a few
+# thousand deletes, so a run's cost depended on how many files the tools before it wrote.
 TRASH=$WORK/trash
 discard() { [ -e "$1" ] || return 0; mkdir -p "$TRASH"; mv "$1" "$(mktemp -u "$TRASH/XXXXXXXX")"; }
-empty_trash() {
-  [ -d "$TRASH" ] || return 0
-  echo "  (emptying bench-work/trash, then 31 s for the freed inodes to stop counting as recent)"
+if [ -d "$TRASH" ]; then # left by an interrupted run
+  echo "  (emptying bench-work/trash left by an earlier run, then 31 s for its inodes to age)"
   rm -rf "$TRASH"; sync; sleep 31
-}
-empty_trash
+fi
 
 # ---------------------------------------------------------------- full-build comparison
 MEASURE=("$MAINPY" "$BENCH/measure.py")
@@ -238,7 +237,7 @@ if want compare; then
   for corpus in "${CORPORA[@]}"; do
     dir=$CORPUS/$corpus
     rundir=$WORK/runs/$corpus
-    discard "$rundir"; empty_trash; mkdir -p "$rundir"
+    discard "$rundir"; mkdir -p "$rundir"
     echo "+ plan.py $dir > $rundir/plan.json"
     "$MAINPY" "$BENCH/plan.py" "$dir" > "$rundir/plan.json"
     outputs=$("$MAINPY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["outputs"])' "$rundir/plan.json")
@@ -287,7 +286,7 @@ if want tiny; then
   rm -f "$RES"
   dir=$CORPUS/tiny-$TINY
   out=$WORK/runs/tiny-$TINY
-  discard "$out"; empty_trash; mkdir -p "$out"
+  discard "$out"; mkdir -p "$out"
   m=("${MEASURE[@]}" --results "$RES" --corpus "tiny-$TINY" --outputs $((TINY * 2)))
   "${m[@]}" --section tiny-initial --tool thumbforge --rep 1 -- "$TF" build "$dir" -q -o "$out/Assets.xcassets"
   for ((rep = 1; rep <= REPS; rep++)); do
@@ -326,3 +325,4 @@ if want report || want compare; then
   cat "$WORK/results.md"
   echo "(written to bench-work/results.md and bench-work/results-$MODE.md)"
 fi
+rm -rf "$TRASH" # the timed sections are over

@@ -113,6 +113,13 @@ static boolean gather_mcu(j_compress_ptr cinfo, JBLOCKROW *blocks) {
   return TRUE;
 }
 
+/* Builds the optimal table for `counts` (clobbering them) into `*slot`, allocated first
+ * when the table was never defined. */
+static void build_table(j_compress_ptr cinfo, JHUFF_TBL **slot, long *counts) {
+  if (!*slot) *slot = jpeg_alloc_huff_table((j_common_ptr)cinfo);
+  jpeg_gen_optimal_table(cinfo, *slot, counts);
+}
+
 /* Ends the statistics pass as libjpeg's finish_pass_gather does (each table built once, as
  * building clobbers its counts), then hands the entropy coder back to libjpeg, whose
  * output pass encodes with the tables now in cinfo->{dc,ac}_huff_tbl_ptrs. */
@@ -122,18 +129,9 @@ static void finish_gathering(j_compress_ptr cinfo) {
   for (int c = 0; c < cinfo->comps_in_scan; c++) {
     const jpeg_component_info *component = cinfo->cur_comp_info[c];
     int dc = component->dc_tbl_no, ac = component->ac_tbl_no;
-    if (!did_dc[dc]) {
-      if (!cinfo->dc_huff_tbl_ptrs[dc])
-        cinfo->dc_huff_tbl_ptrs[dc] = jpeg_alloc_huff_table((j_common_ptr)cinfo);
-      jpeg_gen_optimal_table(cinfo, cinfo->dc_huff_tbl_ptrs[dc], stats->dc_counts[dc]);
-      did_dc[dc] = TRUE;
-    }
-    if (!did_ac[ac]) {
-      if (!cinfo->ac_huff_tbl_ptrs[ac])
-        cinfo->ac_huff_tbl_ptrs[ac] = jpeg_alloc_huff_table((j_common_ptr)cinfo);
-      jpeg_gen_optimal_table(cinfo, cinfo->ac_huff_tbl_ptrs[ac], stats->ac_counts[ac]);
-      did_ac[ac] = TRUE;
-    }
+    if (!did_dc[dc]) build_table(cinfo, &cinfo->dc_huff_tbl_ptrs[dc], stats->dc_counts[dc]);
+    if (!did_ac[ac]) build_table(cinfo, &cinfo->ac_huff_tbl_ptrs[ac], stats->ac_counts[ac]);
+    did_dc[dc] = did_ac[ac] = TRUE;
   }
   cinfo->entropy = stats->libjpeg;
 }

@@ -2,14 +2,12 @@
 
 #include "jpeg_huffman.h"
 
-#include <pthread.h>
+#include "jpeg_order.h"
+
 #include <stdint.h>
 #include <string.h>
 
 #include <jerror.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* Exported by libjpeg (jchuff.c) since 6b, declared in its uninstalled jchuff.h: builds the
  * optimal table for `freq` (257 counts, clobbered) into `htbl`. */
@@ -25,51 +23,9 @@ void cjpeg_allow_fast_statistics(int allowed) { fast_statistics_refused = !allow
 
 unsigned long cjpeg_fast_statistics_passes(void) { return fast_statistics_passes; }
 
-/* Zigzag position -> natural (row-major) position. */
-static const unsigned char zigzag[64] = {
-    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
-    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
-    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
-
 static inline int magnitude_bits(int value) {
   unsigned magnitude = (unsigned)(value < 0 ? -value : value);
   return magnitude ? 32 - __builtin_clz(magnitude) : 0;
-}
-
-/* Bit k of the result is set when natural position k of `block` is nonzero. */
-static inline uint64_t nonzero_natural(const JCOEF *block) {
-#if defined(__SSE2__)
-  const __m128i zero = _mm_setzero_si128();
-  uint64_t mask = 0;
-  for (int i = 0; i < 4; i++) {
-    __m128i a = _mm_loadu_si128((const __m128i *)(block + 16 * i));
-    __m128i b = _mm_loadu_si128((const __m128i *)(block + 16 * i + 8));
-    __m128i zeros = _mm_packs_epi16(_mm_cmpeq_epi16(a, zero), _mm_cmpeq_epi16(b, zero));
-    mask |= (uint64_t)(uint16_t)~_mm_movemask_epi8(zeros) << (16 * i);
-  }
-  return mask;
-#else
-  uint64_t mask = 0;
-  for (int k = 0; k < 64; k++) mask |= (uint64_t)(block[k] != 0) << k;
-  return mask;
-#endif
-}
-
-/* zigzag_of_row[r][b]: the zigzag-order bits of the positions of row r whose bits are set
- * in b, so a natural-order mask turns into a zigzag one with eight lookups. */
-static uint64_t zigzag_of_row[8][256];
-static pthread_once_t zigzag_once = PTHREAD_ONCE_INIT;
-
-static void make_zigzag_of_row(void) {
-  unsigned char position[64]; /* natural -> zigzag */
-  for (int k = 0; k < 64; k++) position[zigzag[k]] = (unsigned char)k;
-  for (int row = 0; row < 8; row++)
-    for (int bits = 0; bits < 256; bits++) {
-      uint64_t mask = 0;
-      for (int column = 0; column < 8; column++)
-        if (bits & (1 << column)) mask |= (uint64_t)1 << position[8 * row + column];
-      zigzag_of_row[row][bits] = mask;
-    }
 }
 
 /* The symbols one block contributes, exactly as libjpeg's htest_one_block counts them:
@@ -82,16 +38,14 @@ static int count_block(const JCOEF *block, int last_dc, long *dc_counts, long *a
   int dc_bits = magnitude_bits(block[0] - last_dc);
   if (dc_bits > MAX_COEF_BITS + 1) return 0;
   dc_counts[dc_bits]++;
-  uint64_t natural = nonzero_natural(block) & ~(uint64_t)1;
-  uint64_t nonzero = 0;
-  for (int row = 0; row < 8; row++) nonzero |= zigzag_of_row[row][(natural >> (8 * row)) & 0xFF];
+  uint64_t nonzero = cjpeg_nonzero_zigzag(block) & ~(uint64_t)1;
   int previous = 0;
   while (nonzero) {
     int k = __builtin_ctzll(nonzero);
     nonzero &= nonzero - 1;
     int run = k - previous - 1;
     for (; run > 15; run -= 16) ac_counts[0xF0]++;
-    int bits = magnitude_bits(block[zigzag[k]]);
+    int bits = magnitude_bits(block[cjpeg_natural_order[k]]);
     if (bits > MAX_COEF_BITS) return 0;
     ac_counts[(run << 4) + bits]++;
     previous = k;
@@ -156,7 +110,7 @@ int cjpeg_statistics_take_over(j_compress_ptr cinfo, cjpeg_statistics *stats) {
       cinfo->restart_in_rows != 0 || cinfo->num_scans > 1 || cinfo->data_precision != 8 ||
       cinfo->comps_in_scan > MAX_COMPS_IN_SCAN || cinfo->entropy == NULL)
     return 0;
-  pthread_once(&zigzag_once, make_zigzag_of_row);
+  cjpeg_order_prepare();
   stats->base.start_pass = start_pass;
   stats->base.encode_mcu = gather_mcu;
   stats->base.finish_pass = finish_gathering;

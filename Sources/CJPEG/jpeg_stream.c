@@ -5,11 +5,13 @@
 #include <stdlib.h>
 
 #include "jpeg_errors.h"
+#include "jpeg_progressive.h"
 
 struct cjpeg_stream {
   struct jpeg_decompress_struct info;
   cjpeg_errors errors;
   FILE *file;
+  cjpeg_progressive progressive;
 };
 
 void cjpeg_close(cjpeg_stream *s) {
@@ -45,6 +47,7 @@ cjpeg_stream *cjpeg_open(const char *path, int shrink, int strict, char *error,
   s->info.scale_denom = (unsigned)shrink;
   s->info.dct_method = JDCT_ISLOW;
   s->info.do_fancy_upsampling = TRUE;
+  cjpeg_progressive_prepare(&s->info, &s->progressive);
   jpeg_start_decompress(&s->info);
   return s;
 }

@@ -14,10 +14,14 @@ public struct SaveOptions: Sendable, Equatable, Hashable {
   /// JPEG: compute optimal Huffman tables (about 10 % smaller files, about twice the
   /// encoding time).
   public var optimizeCoding: Bool
+  /// JPEG: a restart marker every this many MCUs (0: none). Restart markers let a damaged
+  /// file resynchronise; files from cameras and some editors carry them.
+  public var restartInterval: Int
 
   public init(
     quality: Int = 82, compression: Int = 6, interlace: Bool = false,
-    stripMetadata: Bool = true, lossless: Bool = false, optimizeCoding: Bool = true
+    stripMetadata: Bool = true, lossless: Bool = false, optimizeCoding: Bool = true,
+    restartInterval: Int = 0
   ) {
     self.quality = quality
     self.compression = compression
@@ -25,5 +29,6 @@ public struct SaveOptions: Sendable, Equatable, Hashable {
     self.stripMetadata = stripMetadata
     self.lossless = lossless
     self.optimizeCoding = optimizeCoding
+    self.restartInterval = restartInterval
   }
 }

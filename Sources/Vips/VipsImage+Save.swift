@@ -51,11 +51,13 @@ extension VipsImage {
   }
 
   /// The JPEG of a memory image encoded by libjpeg-turbo directly (see CJPEG.h), when the
-  /// image is plain 8-bit sRGB or grey and no metadata is kept; nil otherwise.
+  /// image is plain 8-bit sRGB or grey and neither metadata nor restart markers are asked
+  /// for; nil otherwise.
   private func jpegDirectly(_ options: SaveOptions) throws(VipsError) -> [UInt8]? {
     let plain =
       (bands == 3 && interpretation == .srgb) || (bands == 1 && interpretation == .bw)
-    guard options.stripMetadata, plain, self.format == .uchar, cvips_image_is_memory(pointer) != 0
+    guard options.stripMetadata, options.restartInterval == 0, plain, self.format == .uchar,
+      cvips_image_is_memory(pointer) != 0
     else { return nil }
     var out: UnsafeMutablePointer<UInt8>?
     var size = 0
@@ -93,6 +95,9 @@ extension VipsImage {
       arguments.append("Q", .int(options.quality))
       arguments.append("optimize-coding", .bool(options.optimizeCoding))
       arguments.append("interlace", .bool(options.interlace))
+      if options.restartInterval > 0 {
+        arguments.append("restart-interval", .int(options.restartInterval))
+      }
     case .webp:
       arguments.append("Q", .int(options.quality))
       arguments.append("lossless", .bool(options.lossless))

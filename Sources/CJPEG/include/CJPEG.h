@@ -47,4 +47,14 @@ void cjpeg_allow_fast_statistics(int allowed);
 /* How many statistics passes ThumbForge's own counting has done on the calling thread. */
 unsigned long cjpeg_fast_statistics_passes(void);
 
+/* Whether progressive JPEGs opened on the calling thread may be entropy-decoded by
+ * ThumbForge's own decoder (the default) rather than libjpeg's; the pixels are the same
+ * either way. For tests that compare the two. */
+void cjpeg_allow_fast_progressive(int allowed);
+/* How many progressive scans ThumbForge's own decoder has begun on the calling thread. */
+unsigned long cjpeg_fast_progressive_scans(void);
+/* Whether that decoder may use the CPU's bit-select instruction (BMI2 pdep) where it is
+ * fast, on the calling thread; without it a loop does the same. For tests of both. */
+void cjpeg_allow_select_instruction(int allowed);
+
 #endif

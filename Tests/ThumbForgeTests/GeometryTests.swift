@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ThumbForge
@@ -90,5 +91,30 @@ struct GeometryTests {
     #expect(Gravity(name: "centre") == .center)
     #expect(Gravity(name: "attention")?.isSmart == true)
     #expect(Gravity(name: "middle") == nil)
+  }
+}
+
+@Suite struct PathNumberTests {
+  /// The hand-written formatting gives what `%.4f` with its trailing zeros dropped gives.
+  @Test func numbersMatchFourDecimalsWithoutTrailingZeros() {
+    var values: [Double] = [
+      0, -0.0, 1, -1, 0.5, -0.5, 12.25, 1.528665, -3.14159265, 0.00004,
+      -0.00004, 0.00005, 99.99996, 1e-9, 40.000049, 123456.7891,
+    ]
+    var state: UInt64 = 42
+    for _ in 0..<2000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      values.append(Double(Int64(bitPattern: state) % 2_000_000_000) / 1_000_000 / 7)
+    }
+    for value in values {
+      let rounded = (value * 10_000).rounded() / 10_000
+      var expected = String(format: "%.4f", rounded)
+      if rounded == rounded.rounded() {
+        expected = String(Int(rounded))
+      } else {
+        while expected.hasSuffix("0") { expected.removeLast() }
+      }
+      #expect(RoundedRectPath.n(value) == expected, "\(value)")
+    }
   }
 }

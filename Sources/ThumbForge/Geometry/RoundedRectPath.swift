@@ -1,5 +1,3 @@
-internal import Foundation
-
 /// SVG path data for rounded rectangles, circular or continuous (squircle-like) corners.
 public enum RoundedRectPath {
   /// How far a continuous corner's curve reaches along each edge, in radii (the value
@@ -65,11 +63,18 @@ public enum RoundedRectPath {
     return path + "Z"
   }
 
-  /// A compact, locale-independent number.
+  /// A compact, locale-independent number: up to four decimals, trailing zeros dropped
+  /// ("12", "0.5", "-3.1416"). Written out by hand: a continuous-corner path has about sixty
+  /// numbers, and Foundation's formatting plus a regular expression compiled for the zeros
+  /// made them a visible part of rendering a flag.
   static func n(_ value: Double) -> String {
-    let rounded = (value * 10_000).rounded() / 10_000
+    let tenThousandths = (value * 10_000).rounded()
+    let rounded = tenThousandths / 10_000
     if rounded == rounded.rounded() { return String(Int(rounded)) }
-    return String(format: "%.4f", rounded).replacingOccurrences(
-      of: #"0+$"#, with: "", options: .regularExpression)
+    let units = Int(tenThousandths)
+    var fraction = String(units.magnitude % 10_000)
+    fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return (units < 0 ? "-" : "") + String(units.magnitude / 10_000) + "." + fraction
   }
 }

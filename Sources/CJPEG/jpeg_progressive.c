@@ -234,6 +234,16 @@ static inline void end_mcu(j_decompress_ptr cinfo, cjpeg_progressive *d) {
 
 /* ---- The four kinds of scan (JPEG's G.1.2) ---- */
 
+/* An end-of-band symbol's run of blocks: 2^run, plus `run` more bits. */
+static inline unsigned eob_run_length(j_decompress_ptr cinfo, reader *r, int run) {
+  unsigned length = 1u << run;
+  if (run) {
+    ensure(cinfo, r, run);
+    length += (unsigned)take(cinfo, r, run);
+  }
+  return length;
+}
+
 /* DC coefficients, first (or only) pass: one difference per block, possibly interleaved. */
 static boolean decode_dc_first(j_decompress_ptr cinfo, JBLOCKROW *blocks) {
   cjpeg_progressive *d = state_of(cinfo);
@@ -284,12 +294,7 @@ static boolean decode_ac_first(j_decompress_ptr cinfo, JBLOCKROW *blocks) {
         } else if (run == 15) {
           k += 15;
         } else {
-          unsigned eob_run = 1u << run;
-          if (run) {
-            ensure(cinfo, &r, run);
-            eob_run += (unsigned)take(cinfo, &r, run);
-          }
-          d->eob_run = eob_run - 1;
+          d->eob_run = eob_run_length(cinfo, &r, run) - 1; /* this block is the first */
           break;
         }
       }
@@ -378,11 +383,7 @@ static inline __attribute__((always_inline)) boolean refine_ac(j_decompress_ptr 
           ensure(cinfo, &r, 1);
           value = take(cinfo, &r, 1) ? plus : minus;
         } else if (run != 15) {
-          eob_run = 1u << run;
-          if (run) {
-            ensure(cinfo, &r, run);
-            eob_run += (unsigned)take(cinfo, &r, run);
-          }
+          eob_run = eob_run_length(cinfo, &r, run);
           break;
         }
         /* Skip `run` zero coefficients, correcting the nonzero ones passed on the way; the

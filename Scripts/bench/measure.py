@@ -21,8 +21,35 @@ import time
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-def tree_rss(root):
-    """Summed RSS (bytes) of root and its descendants."""
+def _rss(pid):
+    """Resident bytes of one process (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _children(pid):
+    """Child pids of every thread of pid, or None where the kernel does not list them."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found = []
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                found.extend(int(c) for c in f.read().split())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _tree_rss_by_scan(root):
+    """The same by reading every process in /proc: for kernels without children lists."""
     children = {}
     rss = {}
     for name in os.listdir("/proc"):
@@ -41,6 +68,24 @@ def tree_rss(root):
         pid = stack.pop()
         total += rss.get(pid, 0)
         stack.extend(children.get(pid, []))
+    return total
+
+
+def tree_rss(root):
+    """Summed RSS (bytes) of root and its descendants. Walks down from root through the
+    kernel's per-thread children lists: a few reads per sample, where scanning all of /proc
+    cost about 2 ms every 20 ms, taken from the tool being measured."""
+    total, stack, seen = 0, [root], set()
+    while stack:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += _rss(pid)
+        kids = _children(pid)
+        if kids is None:
+            return _tree_rss_by_scan(root)
+        stack.extend(kids)
     return total
 
 

@@ -2,7 +2,8 @@ import CJPEG
 import Foundation
 import Testing
 import ThumbForgeTestSupport
-import Vips
+
+@testable import Vips
 
 /// ThumbForge decodes the entropy-coded data of progressive JPEGs itself (CJPEG's
 /// jpeg_progressive.c) and leaves the rest to libjpeg. The pixels, and the warnings damaged
@@ -20,10 +21,6 @@ import Vips
     }
   }
 
-  static func text(_ buffer: [CChar]) -> String {
-    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
   /// Decodes `file` whole, by ThumbForge's entropy decoder (`fast`) or libjpeg's; `strict`
   /// makes every warning an error.
   static func decode(_ file: URL, fast: Bool, strict: Bool) -> (Decoded, scans: UInt) {
@@ -33,7 +30,7 @@ import Vips
     var message = [CChar](repeating: 0, count: 256)
     var result = Decoded()
     guard let stream = cjpeg_open(file.path, 1, strict ? 1 : 0, &message, message.count) else {
-      result.error = Self.text(message)
+      result.error = String(nulTerminated: message)
       return (result, cjpeg_fast_progressive_scans() - before)
     }
     defer { cjpeg_close(stream) }
@@ -45,7 +42,7 @@ import Vips
       cjpeg_read(
         stream, $0.baseAddress, stride, Int32(result.height), &message, message.count)
     }
-    if status != 0 { result.error = Self.text(message) }
+    if status != 0 { result.error = String(nulTerminated: message) }
     return (result, cjpeg_fast_progressive_scans() - before)
   }
 

@@ -35,7 +35,7 @@ struct BuildCommand: ParsableCommand {
 
   func run() throws {
     var options = common.buildOptions(folder: folder)
-    options.force = force
+    if force { options.mode = .force }
     options.adopt = adopt
     options.swiftFile = swift.map { URL(fileURLWithPath: $0) }
     let engine = try Runner.engine(options)

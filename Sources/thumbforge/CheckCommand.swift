@@ -17,7 +17,7 @@ struct CheckCommand: ParsableCommand {
 
   func run() throws {
     var options = common.buildOptions(folder: folder)
-    options.checkOnly = true
+    options.mode = .check
     let engine = try Runner.engine(options)
     let report = try engine.run()
     if common.json {

@@ -24,7 +24,7 @@ struct RegenerateCommand: ParsableCommand {
 
   func run() throws {
     var options = common.buildOptions(folder: folder)
-    options.regenerate = names
+    options.mode = .regenerate(names)
     let engine = try Runner.engine(options)
     throw ExitCode(try Runner.build(engine, common: common, contactSheet: nil))
   }

@@ -157,7 +157,7 @@ struct ManifestCacheTests {
     try Data(json.replacingOccurrences(of: beta.recipeHash, with: "edited").utf8)
       .write(to: workspace.manifest)
     var checkOptions = options
-    checkOptions.checkOnly = true
+    checkOptions.mode = .check
     let check = try BuildEngine(options: checkOptions).run()
     #expect(check.stale.map(\.path) == [beta.folder])
     #expect(check.stale.first?.detail == "recipe, configuration or tool version changed")

@@ -50,7 +50,7 @@ struct ProbeCacheTests {
     options.jobs = 1
     let workspace = try BuildEngine(options: options).workspace
     _ = try BuildEngine(options: options).run()
-    options.force = true
+    options.mode = .force
     let forced = try BuildEngine(options: options).run()
     #expect(forced.rendered == 4)
     let manifest = try #require(try ManifestStore.read(at: workspace.manifest))

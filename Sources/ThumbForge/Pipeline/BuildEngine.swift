@@ -53,13 +53,13 @@ public struct BuildEngine: Sendable {
     let pending = PendingList(url: pendingURL)
     // Temporary files only outlive a run that was killed, which leaves its pending list.
     // (An unreadable manifest stops the run first.)
-    if !options.checkOnly && pending.exists {
+    if !(options.mode == .check) && pending.exists {
       _ = try loading.value()
       AtomicFile.sweep(folder: workspace.catalog.path)
     }
     // The manifest, the caches and the accessors file are written beside the catalog, some
     // after the pending list is cleared: look there (one folder listing) on every run.
-    if !options.checkOnly {
+    if !(options.mode == .check) {
       var folders = [workspace.manifest.deletingLastPathComponent().path]
       if let swiftFile = workspace.swiftFile {
         folders.append(swiftFile.deletingLastPathComponent().path)
@@ -76,7 +76,7 @@ public struct BuildEngine: Sendable {
     let previous = previousBuild.imageSets
     report.problems = (found.problems + plan.problems)
     var regenerate: [Glob] = []
-    for pattern in options.regenerate {
+    for pattern in options.mode.patterns {
       do { regenerate.append(try Glob(pattern)) } catch {
         throw ConfigError(file: "regenerate", line: nil, key: "", message: error.message)
       }
@@ -84,7 +84,7 @@ public struct BuildEngine: Sendable {
     // Folders a killed run was writing (imagesets and group folders): still ours.
     let pendingAtStart = pending.read()
     var outcome = Staleness(
-      workspace: workspace, previous: previous, cache: cache, force: options.force,
+      workspace: workspace, previous: previous, cache: cache, force: (options.mode == .force),
       regenerate: regenerate,
       pending: pendingAtStart, adopt: options.adopt, onDisk: previousBuild.files
     ).evaluate(plan: plan, unusable: found.unusable)
@@ -99,7 +99,7 @@ public struct BuildEngine: Sendable {
       outcome.toRender.removeAll { !matches(plan.jobs[$0.jobIndex]) }
       outcome.kept += outcome.orphans
       outcome.orphans = []
-      for (pattern, glob) in zip(options.regenerate, regenerate)
+      for (pattern, glob) in zip(options.mode.patterns, regenerate)
       where !plan.jobs.contains(where: {
         glob.matches($0.source.qualifiedName) || glob.matches($0.source.name)
       }) {
@@ -114,7 +114,7 @@ public struct BuildEngine: Sendable {
     report.unchanged = outcome.upToDate.reduce(0) { $0 + $1.set.outputs.count }
     for problem in report.problems { onEvent(.problem(problem)) }
 
-    if options.checkOnly {
+    if (options.mode == .check) {
       report.stale =
         (outcome.toRender.flatMap { $0.reasons }
         + outcome.orphans.map {

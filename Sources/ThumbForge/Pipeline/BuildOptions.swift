@@ -8,14 +8,10 @@ public struct BuildOptions: Sendable {
   public var configFile: URL?
   /// Override of the configured catalog path.
   public var output: URL?
-  /// Render everything, even what is up to date.
-  public var force = false
-  /// Only report what would happen; write nothing.
-  public var checkOnly = false
+  /// What the run does: build, check, regenerate named assets, or force everything.
+  public var mode: BuildMode = .build
   /// Take over existing imagesets that ThumbForge did not create.
   public var adopt = false
-  /// Asset names or globs to render again whatever their state.
-  public var regenerate: [String] = []
   /// Parallel jobs; nil uses the configuration, then the core count.
   public var jobs: Int?
   /// Generated Swift accessors file (overrides the configuration).
@@ -24,6 +20,19 @@ public struct BuildOptions: Sendable {
   public init(folder: URL) {
     self.folder = folder
   }
+}
+
+/// What a run does with the stale outputs it finds.
+public enum BuildMode: Sendable, Equatable {
+  /// Render what is stale, remove what is orphaned.
+  case build
+  /// Only compare: report what is stale, write nothing.
+  case check
+  /// Render exactly the assets these names or globs match, whatever their state; leave
+  /// everything else (orphans included) as it is.
+  case regenerate([String])
+  /// Render everything, even what is up to date.
+  case force
 }
 
 /// Progress of a run, for the CLI to display. Nothing below the CLI prints.
@@ -36,4 +45,12 @@ public enum BuildEvent: Sendable {
   case problem(Problem)
   /// Something was made with a caveat, or left out.
   case warning(String)
+}
+
+extension BuildMode {
+  /// The names or globs of `regenerate` (empty in every other mode).
+  var patterns: [String] {
+    if case .regenerate(let patterns) = self { return patterns }
+    return []
+  }
 }

@@ -1,86 +1,51 @@
 internal import Vips
 internal import Yams
 
-/// Turns a parsed YAML tree into a ``Config``: the key table of the file format.
+/// Turns a parsed YAML tree into a ``Config``, with the keys, types, defaults and messages
+/// of ``Setting/all`` and ``RecipeParameter/all``.
 struct ConfigReader {
   let file: String
 
-  static let topKeys: Set<String> = [
-    "output", "manifest", "swift", "master-scale", "scales", "format", "quality", "rules",
-    "recipes", "default-recipes", "concurrency", "limit-input-pixels", "fail-on",
-    "provides-namespace", "naming", "dark-suffix", "kernel", "optimize-coding",
-  ]
-
-  static let recipeKeys: Set<String> = [
-    "kind", "size", "scales", "gravity", "pad", "background", "radius", "corner-style",
-    "stroke-width", "stroke-color", "stroke-alignment", "format", "quality", "upscale",
-    "keep-metadata", "template-rendering-intent", "compression-type",
-    "preserves-vector-representation", "kernel", "keep-vector", "optimize-coding",
-  ]
+  /// The keys the top level accepts: every setting and every recipe default.
+  static let topKeys = Set(Setting.all.map(\.key)).union(RecipeParameter.topLevelKeys)
 
   func read(_ root: ConfigNode) throws(ConfigError) -> Config {
     var config = Config()
-    let pairs = try root.mapping(allowed: Self.topKeys)
     var defaults = Recipe.builtin(.variants)
-    var rulesNode: ConfigNode?
-    var recipesNode: ConfigNode?
-    var defaultRecipesNode: ConfigNode?
-    for (key, node) in pairs {
-      switch key {
-      case "output":
-        config.output = try nonEmpty(node)
-        config.outputLine = node.line
-      case "manifest": config.manifest = try nonEmpty(node)
-      case "swift": config.swift = try nonEmpty(node)
-      case "master-scale": config.masterScale = try node.int(in: 1...3)
-      case "scales": defaults.scales = try scales(node)
-      case "format": defaults.format = try node.choice(OutputFormat.self)
-      case "quality": defaults.quality = try node.int(in: 1...100)
-      case "optimize-coding": defaults.optimizeCoding = try node.bool()
-      case "kernel": defaults.kernel = try node.choice(Kernel.self)
-      case "concurrency": config.concurrency = try node.int(in: 0...256)
-      case "limit-input-pixels": config.limitInputPixels = try node.int(in: 1...Int.max)
-      case "fail-on": config.failOn = try node.choice(FailOn.self)
-      case "provides-namespace": config.providesNamespace = try node.bool()
-      case "dark-suffix": config.darkSuffix = try nonEmpty(node)
-      case "naming":
-        for (name, value) in try node.mapping(allowed: ["variants", "recipe"]) {
-          let template = try nonEmpty(value)
-          guard template.contains("{asset}") else { throw value.error("must contain {asset}") }
-          if name == "variants" {
-            config.variantsName = template
-          } else {
-            config.recipeName = template
-          }
-        }
-      case "rules": rulesNode = node
-      case "recipes": recipesNode = node
-      case "default-recipes": defaultRecipesNode = node
-      default: break
+    var structure: [String: ConfigNode] = [:]
+    for (key, node) in try root.mapping(allowed: Self.topKeys) {
+      if let setting = Setting.byKey[key] {
+        if let read = setting.read { try read(node, &config) } else { structure[key] = node }
+      } else if let parameter = RecipeParameter.byKey[key] {
+        try parameter.read(node, &defaults)
       }
     }
-    // Top-level scales, format and quality are the defaults of every recipe.
-    for (name, var recipe) in config.recipes {
-      recipe.scales = defaults.scales
-      if recipe.kind != .flag { recipe.format = defaults.format }
-      recipe.quality = defaults.quality
-      recipe.optimizeCoding = defaults.optimizeCoding
-      recipe.kernel = defaults.kernel
-      config.recipes[name] = recipe
+    // Top-level recipe keys are the defaults of every recipe of the kinds they apply to.
+    for (name, recipe) in config.recipes {
+      config.recipes[name] = inheriting(defaults, into: recipe)
     }
-    if let recipesNode {
+    if let recipesNode = structure["recipes"] {
       for (name, node) in try recipesNode.mapping() {
         config.recipes[name] = try recipe(
           named: name, node, base: config.recipes[name], defaults: defaults)
       }
     }
-    if let rulesNode {
+    if let rulesNode = structure["rules"] {
       config.rules = try rules(rulesNode, known: config.recipes)
     }
-    if let defaultRecipesNode {
+    if let defaultRecipesNode = structure["default-recipes"] {
       config.defaultRecipes = try recipeNames(defaultRecipesNode, known: config.recipes)
     }
     return config
+  }
+
+  /// `recipe` with the top-level values of the keys that set its kind's defaults.
+  private func inheriting(_ defaults: Recipe, into recipe: Recipe) -> Recipe {
+    var recipe = recipe
+    for parameter in RecipeParameter.all where parameter.topLevelKinds.contains(recipe.kind) {
+      parameter.inherit(defaults, &recipe)
+    }
+    return recipe
   }
 
   private func rules(_ node: ConfigNode, known: [String: Recipe]) throws(ConfigError) -> [Rule] {
@@ -119,11 +84,15 @@ struct ConfigReader {
   private func recipe(named name: String, _ node: ConfigNode, base: Recipe?, defaults: Recipe)
     throws(ConfigError) -> Recipe
   {
-    let pairs = try node.mapping(allowed: Self.recipeKeys)
+    let pairs = try node.mapping(allowed: RecipeParameter.keys)
     var recipe: Recipe
     if let kindNode = pairs.first(where: { $0.0 == "kind" })?.1 {
       let kind = try kindNode.choice(RecipeKind.self)
-      recipe = base?.kind == kind ? base! : .builtin(kind, name: name)
+      if let base, base.kind == kind {
+        recipe = base
+      } else {
+        recipe = inheriting(defaults, into: .builtin(kind, name: name))
+      }
     } else if let base {
       recipe = base
     } else {
@@ -132,50 +101,15 @@ struct ConfigReader {
       )
     }
     recipe.name = name
-    if base == nil || base?.kind != recipe.kind {
-      recipe.scales = defaults.scales
-      recipe.quality = defaults.quality
-      recipe.optimizeCoding = defaults.optimizeCoding
-      recipe.kernel = defaults.kernel
-      if recipe.kind != .flag { recipe.format = defaults.format }
-    }
-    for (key, value) in pairs {
-      switch key {
-      case "kind": break
-      case "size": recipe.size = try size(value)
-      case "scales": recipe.scales = try scales(value)
-      case "gravity":
-        let text = try value.string()
-        guard let gravity = Gravity(name: text) else {
-          throw value.error(
-            "'\(text)' is not one of: \(Gravity.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        recipe.gravity = gravity
-      case "pad": recipe.pad = try value.bool()
-      case "background": recipe.background = try color(value)
-      case "radius": recipe.cornerRadius = try value.double()
-      case "corner-style": recipe.cornerStyle = try value.choice(CornerStyle.self)
-      case "stroke-width": recipe.strokeWidth = try value.double()
-      case "stroke-color": recipe.strokeColor = try color(value)
-      case "stroke-alignment": recipe.strokeAlignment = try value.choice(StrokeAlignment.self)
-      case "format": recipe.format = try value.choice(OutputFormat.self)
-      case "quality": recipe.quality = try value.int(in: 1...100)
-      case "optimize-coding": recipe.optimizeCoding = try value.bool()
-      case "upscale": recipe.upscale = try value.choice(UpscalePolicy.self)
-      case "kernel": recipe.kernel = try value.choice(Kernel.self)
-      case "keep-vector": recipe.keepVector = try value.bool()
-      case "keep-metadata": recipe.keepMetadata = try value.bool()
-      case "template-rendering-intent":
-        let intent = try value.string()
-        guard ["original", "template"].contains(intent) else {
-          throw value.error("'\(intent)' is not one of: original, template")
-        }
-        recipe.templateRenderingIntent = intent
-      case "compression-type": recipe.compressionType = try nonEmpty(value)
-      case "preserves-vector-representation":
-        recipe.preservesVectorRepresentation = try value.bool()
-      default: break
+    for (key, value) in pairs where key != "kind" {
+      guard let parameter = RecipeParameter.byKey[key] else { continue }
+      guard parameter.kinds.contains(recipe.kind) else {
+        let kinds = RecipeKind.allCases.filter { parameter.kinds.contains($0) }.map(\.rawValue)
+        throw value.error(
+          "'\(key)' does not apply to \(recipe.kind.rawValue) recipes (only to: \(kinds.joined(separator: ", ")))"
+        )
       }
+      try parameter.read(value, &recipe)
     }
     try validate(recipe, node)
     return recipe
@@ -202,39 +136,7 @@ struct ConfigReader {
     }
   }
 
-  private func size(_ node: ConfigNode) throws(ConfigError) -> PointSize {
-    if case .scalar = node.node {
-      let side = try node.double(allowZero: false)
-      return PointSize(width: side, height: side)
-    }
-    let items = try node.sequence()
-    guard items.count == 2 else { throw node.error("expected [width, height] in points") }
-    return PointSize(
-      width: try items[0].double(allowZero: false), height: try items[1].double(allowZero: false))
-  }
-
-  private func scales(_ node: ConfigNode) throws(ConfigError) -> [Int] {
-    var scales: [Int] = []
-    for item in try node.sequence() {
-      let scale = try item.int(in: 1...3)
-      if scales.contains(scale) { throw item.error("scale \(scale) is listed twice") }
-      scales.append(scale)
-    }
-    if scales.isEmpty { throw node.error("list at least one scale (1, 2 or 3)") }
-    return scales.sorted()
-  }
-
-  private func color(_ node: ConfigNode) throws(ConfigError) -> RGBAColor {
-    let text = try node.string()
-    guard let color = RGBAColor(parsing: text) else {
-      throw node.error("'\(text)' is not a colour (#RRGGBB, #RRGGBBAA, black, white, clear)")
-    }
-    return color
-  }
-
   private func nonEmpty(_ node: ConfigNode) throws(ConfigError) -> String {
-    let text = try node.string()
-    if text.isEmpty { throw node.error("must not be empty") }
-    return text
+    try ConfigValue<String>.nonEmpty(node)
   }
 }

@@ -53,4 +53,9 @@ extension BuildMode {
     if case .regenerate(let patterns) = self { return patterns }
     return []
   }
+
+  var isRegenerate: Bool {
+    if case .regenerate = self { return true }
+    return false
+  }
 }

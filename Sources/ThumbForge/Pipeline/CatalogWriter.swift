@@ -6,25 +6,6 @@ struct CatalogWriter: Sendable {
   let catalog: URL
   let config: Config
 
-  /// The `Contents.json` entry of an imageset from its planned outputs.
-  func entry(for set: PlannedImageSet, group: [String]) -> ImageSetEntry {
-    var files: [Int: String] = [:]
-    var dark: [Int: String] = [:]
-    for output in set.outputs {
-      if output.isDark {
-        dark[output.scale] = output.fileName
-      } else {
-        files[output.scale] = output.fileName
-      }
-    }
-    return ImageSetEntry(
-      group: group, name: set.name, files: files, darkFiles: dark,
-      templateRenderingIntent: set.recipe.templateRenderingIntent,
-      preservesVectorRepresentation: set.recipe.preservesVectorRepresentation
-        || set.outputs.contains { $0.scale == ImageSetEntry.singleScale },
-      compressionType: set.recipe.compressionType)
-  }
-
   /// Writes the rendered files and `Contents.json` of one imageset; returns its manifest entry.
   /// Files the previous version listed but this one does not (a dropped scale) are removed.
   func write(
@@ -35,7 +16,7 @@ struct CatalogWriter: Sendable {
       try AtomicFile.write(
         file.bytes, to: catalog.appendingPathComponent(file.output.path).path, durable: false)
     }
-    let contents = Array(CatalogContents.imageSet(entry(for: set, group: source.group)).utf8)
+    let contents = Array(set.contents.utf8)
     try AtomicFile.write(
       contents, to: catalog.appendingPathComponent(set.folder + "/Contents.json").path,
       durable: false)
@@ -45,7 +26,7 @@ struct CatalogWriter: Sendable {
     }
     return ManifestImageSet(
       asset: source.qualifiedName, group: source.group, recipe: set.recipe.name,
-      recipeHash: set.recipeHash,
+      recipeHash: set.key,
       folder: set.folder, contentsHash: ContentHash.of(contents),
       sources: (source.masters + source.darkMasters).map {
         ManifestSource(path: $0.path, hash: $0.hash)

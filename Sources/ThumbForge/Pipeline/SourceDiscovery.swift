@@ -36,18 +36,16 @@ public enum SourceDiscovery {
       MasterProbe.reuse(cache.sources[file.relativePath], file: file, limitInputPixels: limit)
     }
     let changed = outcomes.indices.filter { outcomes[$0] == nil }
-    let probed = WorkQueue(width: width).run(changed.map { candidates[$0].0 }) { file in
+    let probe = { @Sendable (file: ScannedFile) in
       MasterProbe.probe(file: file, folder: folder, limitInputPixels: limit, cached: nil)
     }
-    for (index, result) in zip(changed, probed) { outcomes[index] = result }
-    // libvips' error buffer is shared by every thread, so two files failing at once can swap
-    // messages; probe the failures again one at a time for their own reasons.
-    for (index, (file, _)) in candidates.enumerated() {
-      if case .failure = outcomes[index] {
-        outcomes[index] = MasterProbe.probe(
-          file: file, folder: folder, limitInputPixels: limit, cached: nil)
-      }
+    let probed = WorkQueue(width: width).run(changed.map { candidates[$0].0 }, body: probe) {
+      _, _ in
+    } retrySerially: { file, outcome in
+      if case .failure = outcome { return probe(file) }
+      return nil
     }
+    for (index, result) in zip(changed, probed) { outcomes[index] = result }
     var masters: [Master] = []
     var unusable = Set<String>()
     var newCache: [String: ProbeResult] = [:]

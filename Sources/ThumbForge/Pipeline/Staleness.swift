@@ -1,15 +1,17 @@
 internal import Foundation
 
 /// Compares a plan with the manifest and the files on disk: what must be rendered, what is
-/// up to date, and what is orphaned. Reads files (stat, and hashes when a stamp changed),
-/// writes nothing.
+/// up to date, and what is orphaned, in the run's mode (`force` renders every imageset;
+/// `regenerate` renders exactly the selected assets and keeps everything else as it is).
+/// Reads files (stat, and hashes when a stamp changed), writes nothing.
 struct Staleness {
   let workspace: Workspace
   /// The previous manifest's imagesets by folder.
   let previous: [String: ManifestImageSet]
   let cache: ProbeCache
-  let force: Bool
-  let regenerate: [Glob]
+  let mode: BuildMode
+  /// `regenerate`'s patterns, compiled (empty in other modes).
+  let selection: [Glob]
   /// Imageset folders a killed run had started (owned although not in the manifest).
   let pending: Set<String>
   let adopt: Bool
@@ -30,6 +32,27 @@ struct Staleness {
     var orphans: [ManifestImageSet] = []
     var kept: [ManifestImageSet] = []
     var stamps: [String: FileStamp] = [:]
+    /// `regenerate` patterns that matched no asset.
+    var unmatched: [Problem] = []
+  }
+
+  /// `mode`'s selection of assets, compiled; a bad pattern is a usage error.
+  static func selection(for mode: BuildMode) throws(ConfigError) -> [Glob] {
+    var globs: [Glob] = []
+    for pattern in mode.patterns {
+      do { globs.append(try Glob(pattern)) } catch {
+        throw ConfigError(file: "regenerate", line: nil, key: "", message: error.message)
+      }
+    }
+    return globs
+  }
+
+  /// Whether `regenerate`'s selection names the job's asset (always, in other modes).
+  private func selects(_ job: Job) -> Bool {
+    guard mode.isRegenerate else { return true }
+    return selection.contains {
+      $0.matches(job.source.qualifiedName) || $0.matches(job.source.name)
+    }
   }
 
   func evaluate(plan: BuildPlan, unusable: Set<String>) -> Outcome {
@@ -42,11 +65,13 @@ struct Staleness {
         ManifestSource(path: $0.path, hash: $0.hash)
       }
       .sorted { $0.path < $1.path }
-      let forced =
-        force
-        || regenerate.contains {
-          $0.matches(job.source.qualifiedName) || $0.matches(job.source.name)
-        }
+      let selected = selects(job)
+      let forced: Bool
+      switch mode {
+      case .force: forced = true
+      case .regenerate: forced = selected
+      case .build, .check: forced = false
+      }
       for set in job.imageSets {
         planned.insert(set.folder)
         guard let entry = previous[set.folder] else {
@@ -60,15 +85,17 @@ struct Staleness {
               ))
             continue
           }
-          outcome.toRender.append(
-            Decision(
-              jobIndex: index, set: set,
-              reasons: [StaleItem(kind: .missing, path: set.folder, detail: "not built yet")]))
+          if selected {
+            outcome.toRender.append(
+              Decision(
+                jobIndex: index, set: set,
+                reasons: [StaleItem(kind: .missing, path: set.folder, detail: "not built yet")]))
+          }
           continue
         }
         var reasons: [StaleItem] = []
         if forced { reasons.append(StaleItem(kind: .stale, path: set.folder, detail: "forced")) }
-        if entry.recipeHash != set.recipeHash {
+        if entry.recipeHash != set.key {
           reasons.append(
             StaleItem(
               kind: .stale, path: set.folder,
@@ -84,6 +111,8 @@ struct Staleness {
         reasons += fileDifferences(entry, in: catalog, stamps: &outcome.stamps)
         if reasons.isEmpty {
           outcome.upToDate.append((index, set, entry))
+        } else if !selected {
+          outcome.kept.append(entry)  // regenerate leaves the other assets as they are
         } else {
           outcome.toRender.append(Decision(jobIndex: index, set: set, reasons: reasons))
         }
@@ -95,8 +124,19 @@ struct Staleness {
       let present = entry.sources.contains { source in
         unusable.contains(source.path)
       }
-      // A source that still exists but failed to load this run keeps its old outputs.
-      if present { outcome.kept.append(entry) } else { outcome.orphans.append(entry) }
+      // A source that still exists but failed to load this run keeps its old outputs, and
+      // regenerate removes nothing.
+      if present || mode.isRegenerate {
+        outcome.kept.append(entry)
+      } else {
+        outcome.orphans.append(entry)
+      }
+    }
+    for (pattern, glob) in zip(mode.patterns, selection)
+    where !plan.jobs.contains(where: {
+      glob.matches($0.source.qualifiedName) || glob.matches($0.source.name)
+    }) {
+      outcome.unmatched.append(Problem(path: pattern, reason: "no asset matches this name"))
     }
     return outcome
   }

@@ -12,6 +12,10 @@ public final class CancellationFlag: Sendable {
 /// Runs work items on a concurrent Dispatch queue, at most `width` at a time, so memory stays
 /// bounded whatever the number of items. Items already started always finish; items not yet
 /// started are skipped after cancellation (their result is nil).
+///
+/// Failed items can be retried one at a time after the parallel pass (`retrySerially`):
+/// libvips' error buffer is shared by every thread, so two files failing at the same moment
+/// can swap or lose their messages; run alone, each fails for its own reason.
 public struct WorkQueue: Sendable {
   public let width: Int
 
@@ -22,7 +26,8 @@ public struct WorkQueue: Sendable {
   public func run<Item: Sendable, Result: Sendable>(
     _ items: [Item], cancellation: CancellationFlag = CancellationFlag(),
     body: @escaping @Sendable (Item) -> Result,
-    completed: @escaping @Sendable (Int, Result) -> Void = { _, _ in }
+    completed: @escaping @Sendable (Int, Result) -> Void = { _, _ in },
+    retrySerially retry: (Item, Result) -> Result? = { _, _ in nil }
   ) -> [Result?] {
     let queue = DispatchQueue(label: "thumbforge.work", attributes: .concurrent)
     let slots = DispatchSemaphore(value: width)
@@ -42,6 +47,10 @@ public struct WorkQueue: Sendable {
       }
     }
     group.wait()
-    return results.withLock { $0 }
+    var finished = results.withLock { $0 }
+    for (index, result) in finished.enumerated() {
+      if let result, let again = retry(items[index], result) { finished[index] = again }
+    }
+    return finished
   }
 }

@@ -34,8 +34,8 @@ public struct PlannedOutput: Hashable, Sendable, Codable {
   public var upscale: Double?
 }
 
-/// One imageset: the outputs of one recipe for one asset.
-public struct PlannedImageSet: Hashable, Sendable {
+/// One imageset: the outputs of one recipe for one asset, and everything written for it.
+public struct PlannedImageSet: Hashable, Sendable, Codable {
   public var recipe: Recipe
   /// Imageset folder name without `.imageset`.
   public var name: String
@@ -46,8 +46,12 @@ public struct PlannedImageSet: Hashable, Sendable {
   public var skipped: [String]
   /// Outputs made with a caveat (e.g. upscaled).
   public var warnings: [String]
-  /// The hash of everything that determines this imageset's bytes but the masters.
-  public var recipeHash: String
+  /// The exact text of the imageset's `Contents.json`.
+  public var contents: String
+  /// The cache key: a hash of this whole value (recipe, planned outputs, `Contents.json`,
+  /// notes) with the tool and libvips versions; with the masters' hashes it decides
+  /// whether the imageset is up to date. See ``ImageSetKeyMaker``.
+  public var key: String
 }
 
 /// All imagesets of one asset: rendered together so each master is decoded once.

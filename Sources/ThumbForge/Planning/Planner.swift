@@ -19,7 +19,7 @@ public struct Planner: Sendable {
     var problems: [Problem] = []
     var claimed: [String: String] = [:]  // lookup name → source that claimed it
     let globs = config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } }
-    var headers: [String: String] = [:]  // recipe name → its hash header, built once
+    let keys = ImageSetKeyMaker(header: keyHeader)
     for source in sources.sorted(by: { $0.qualifiedName < $1.qualifiedName }) {
       let names = recipeNames(for: source, globs: globs)
       var sets: [PlannedImageSet] = []
@@ -48,9 +48,7 @@ public struct Planner: Sendable {
               reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
           continue
         }
-        let header = headers[name] ?? hashHeader(recipe)
-        headers[name] = header
-        sets.append(imageSet(source: source, recipe: recipe, name: setName, hashHeader: header))
+        sets.append(imageSet(source: source, recipe: recipe, name: setName, keys: keys))
       }
       if !sets.isEmpty { jobs.append(Job(source: source, imageSets: sets)) }
     }
@@ -65,18 +63,15 @@ public struct Planner: Sendable {
     return config.defaultRecipes
   }
 
-  /// The first lines of every recipe hash of `recipe`: its parameters, the tool and libvips
-  /// versions and the strictness, which are the same for all of its imagesets.
-  func hashHeader(_ recipe: Recipe) -> String {
-    [
-      recipe.identifier, "tool=\(ToolVersion.current)", "vips=\(vipsVersion)",
-      "fail-on=\(config.failOn.rawValue)",
-    ].joined(separator: "\n")
+  /// What every imageset's key includes besides the imageset itself: the tool and libvips
+  /// versions and the strictness of decoding, which may change pixels without a plan change.
+  var keyHeader: String {
+    "tool=\(ToolVersion.current)\nvips=\(vipsVersion)\nfail-on=\(config.failOn.rawValue)\n"
   }
 
-  func imageSet(source: AssetSource, recipe: Recipe, name: String, hashHeader header: String? = nil)
-    -> PlannedImageSet
-  {
+  func imageSet(
+    source: AssetSource, recipe: Recipe, name: String, keys: ImageSetKeyMaker? = nil
+  ) -> PlannedImageSet {
     let folder = (source.group + [name + ".imageset"]).joined(separator: "/")
     var outputs: [PlannedOutput] = []
     var skipped: [String] = []
@@ -103,14 +98,11 @@ public struct Planner: Sendable {
         }
       }
     }
-    var description = header ?? hashHeader(recipe)
-    for output in outputs {
-      let crop = output.crop.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "none"
-      description +=
-        "\n\(output.path)|\(output.mode.rawValue)|\(output.master)|\(output.pixelSize)|\(output.resizeTo)|\(crop)"
-    }
-    return PlannedImageSet(
+    var set = PlannedImageSet(
       recipe: recipe, name: name, folder: folder, outputs: outputs, skipped: skipped,
-      warnings: warnings, recipeHash: ContentHash.of(string: description))
+      warnings: warnings, contents: "", key: "")
+    set.contents = CatalogContents.imageSet(ImageSetEntry(set))
+    set.key = (keys ?? ImageSetKeyMaker(header: keyHeader)).key(of: set)
+    return set
   }
 }

@@ -1,0 +1,169 @@
+internal import Yams
+
+/// The type of a configuration value: how it is written in the reference (`integer 1–100`),
+/// how it is read from the file (with the error message for a bad value), and how a value is
+/// printed as a default. Every key of ``RecipeParameter/all`` and ``Setting/all`` has one.
+struct ConfigValue<Value: Sendable>: Sendable {
+  /// The type and range in words, for the README's key tables.
+  let summary: String
+  /// Reads the value of a node, throwing an error naming the file, line and key.
+  let read: @Sendable (ConfigNode) throws(ConfigError) -> Value
+  /// A value as it would be written in `thumbforge.yml`.
+  let text: @Sendable (Value) -> String
+}
+
+extension ConfigValue where Value == Bool {
+  static var bool: Self {
+    Self(summary: "`true` or `false`", read: { node throws(ConfigError) in try node.bool() }) {
+      String($0)
+    }
+  }
+}
+
+extension ConfigValue where Value == Int {
+  static func integer(_ range: ClosedRange<Int>) -> Self {
+    let upper = range.upperBound == Int.max ? "" : "\(range.upperBound)"
+    return Self(
+      summary: upper.isEmpty
+        ? "integer ≥ \(range.lowerBound)" : "integer \(range.lowerBound)–\(upper)",
+      read: { node throws(ConfigError) in try node.int(in: range) }
+    ) { String($0) }
+  }
+}
+
+extension ConfigValue where Value == Double {
+  /// A length in points, zero or more.
+  static var points: Self {
+    Self(summary: "number ≥ 0 (pt)", read: { node throws(ConfigError) in try node.double() }) {
+      ConfigValue.number($0)
+    }
+  }
+}
+
+extension ConfigValue where Value == PointSize {
+  /// `[width, height]` in points, or one number for a square.
+  static var size: Self {
+    Self(
+      summary: "`[width, height]` or one number (pt, > 0)",
+      read: { node throws(ConfigError) in
+        if case .scalar = node.node {
+          let side = try node.double(allowZero: false)
+          return PointSize(width: side, height: side)
+        }
+        let items = try node.sequence()
+        guard items.count == 2 else { throw node.error("expected [width, height] in points") }
+        return PointSize(
+          width: try items[0].double(allowZero: false),
+          height: try items[1].double(allowZero: false))
+      }
+    ) { "[\(ConfigValue.number($0.width)), \(ConfigValue.number($0.height))]" }
+  }
+}
+
+extension ConfigValue where Value == [Int] {
+  /// A list of display scales (1, 2, 3), each at most once; kept sorted.
+  static var scales: Self {
+    Self(
+      summary: "list of 1, 2, 3",
+      read: { node throws(ConfigError) in
+        var scales: [Int] = []
+        for item in try node.sequence() {
+          let scale = try item.int(in: 1...3)
+          if scales.contains(scale) { throw item.error("scale \(scale) is listed twice") }
+          scales.append(scale)
+        }
+        if scales.isEmpty { throw node.error("list at least one scale (1, 2 or 3)") }
+        return scales.sorted()
+      }
+    ) { "[\($0.map(String.init).joined(separator: ", "))]" }
+  }
+}
+
+extension ConfigValue where Value == RGBAColor {
+  static var color: Self {
+    Self(
+      summary: "`#RRGGBB`, `#RRGGBBAA`, `black`, `white`, `clear`",
+      read: { node throws(ConfigError) in
+        let text = try node.string()
+        guard let color = RGBAColor(parsing: text) else {
+          throw node.error("'\(text)' is not a colour (#RRGGBB, #RRGGBBAA, black, white, clear)")
+        }
+        return color
+      }
+    ) { color in
+      color == .black ? "black" : color == .white ? "white" : color == .clear ? "clear" : "\(color)"
+    }
+  }
+}
+
+extension ConfigValue where Value == String {
+  /// Any text but the empty string.
+  static var text: Self {
+    Self(summary: "text", read: { node throws(ConfigError) in try ConfigValue.nonEmpty(node) }) {
+      $0
+    }
+  }
+}
+
+extension ConfigValue where Value == String? {
+  /// Text that may be left unset (`nil` writes nothing).
+  static var optionalText: Self {
+    Self(
+      summary: "text", read: { node throws(ConfigError) in try ConfigValue<String>.nonEmpty(node) }
+    ) { $0 ?? "none" }
+  }
+
+  /// One of a few words, or unset.
+  static func optionalChoice(_ words: [String]) -> Self {
+    Self(
+      summary: words.map { "`\($0)`" }.joined(separator: " \\| "),
+      read: { node throws(ConfigError) in
+        let text = try node.string()
+        guard words.contains(text) else {
+          throw node.error("'\(text)' is not one of: \(words.joined(separator: ", "))")
+        }
+        return text
+      }
+    ) { $0 ?? "none" }
+  }
+}
+
+extension ConfigValue where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+  /// One of the enum's raw values.
+  static func choice(_ type: Value.Type) -> Self {
+    Self(
+      summary: Value.allCases.map { "`\($0.rawValue)`" }.joined(separator: " \\| "),
+      read: { node throws(ConfigError) in try node.choice(Value.self) }
+    ) { $0.rawValue }
+  }
+}
+
+extension ConfigValue where Value == Gravity {
+  /// A gravity; `centre` is accepted as libvips accepts it.
+  static var gravity: Self {
+    Self(
+      summary: Gravity.allCases.map { "`\($0.rawValue)`" }.joined(separator: " \\| "),
+      read: { node throws(ConfigError) in
+        let text = try node.string()
+        guard let gravity = Gravity(name: text) else {
+          throw node.error(
+            "'\(text)' is not one of: \(Gravity.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return gravity
+      }
+    ) { $0.rawValue }
+  }
+}
+
+extension ConfigValue {
+  /// A number without a needless `.0`.
+  static func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+
+  static func nonEmpty(_ node: ConfigNode) throws(ConfigError) -> String {
+    let text = try node.string()
+    if text.isEmpty { throw node.error("must not be empty") }
+    return text
+  }
+}

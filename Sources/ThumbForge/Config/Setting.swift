@@ -1,0 +1,105 @@
+internal import Vips
+
+/// One top-level key of `thumbforge.yml` that is not a recipe default: its name, type,
+/// default and meaning, and how it is read into ``Config``.
+///
+/// ``all`` and ``RecipeParameter/all`` together are the whole key reference: the reader
+/// accepts exactly their keys, and the README's tables are generated from them.
+public struct Setting: Sendable {
+  /// The key in `thumbforge.yml`.
+  public let key: String
+  /// The type and range in words.
+  public let typeSummary: String
+  /// The default, as written in the file (or in words).
+  public let defaultText: String
+  /// What the key means, one sentence.
+  public let summary: String
+  /// Reads the value into a configuration; `nil` for the structure (`rules`, `recipes`,
+  /// `default-recipes`) that ``ConfigReader`` reads once every default is known.
+  let read: (@Sendable (ConfigNode, inout Config) throws(ConfigError) -> Void)?
+
+  init<Value: Sendable>(
+    _ key: String, _ field: WritableKeyPath<Config, Value>, _ type: ConfigValue<Value>,
+    default defaultText: String? = nil, _ summary: String
+  ) {
+    // Key path literals are immutable values: safe to share between threads.
+    nonisolated(unsafe) let field = field
+    self.key = key
+    self.typeSummary = type.summary
+    self.defaultText = defaultText ?? type.text(Config()[keyPath: field])
+    self.summary = summary
+    read = { node, config throws(ConfigError) in config[keyPath: field] = try type.read(node) }
+  }
+
+  init(
+    _ key: String, type: String, default defaultText: String, _ summary: String,
+    read: (@Sendable (ConfigNode, inout Config) throws(ConfigError) -> Void)? = nil
+  ) {
+    self.key = key
+    self.typeSummary = type
+    self.defaultText = defaultText
+    self.summary = summary
+    self.read = read
+  }
+
+  static let byKey: [String: Setting] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+}
+
+extension Setting {
+  /// The table of top-level keys, in the order the README lists them.
+  public static let all: [Setting] = [
+    Setting(
+      "output", type: ConfigValue<String>.text.summary, default: Config().output,
+      "The catalog to write, relative to the asset folder; must be outside it."
+    ) { node, config throws(ConfigError) in
+      config.output = try ConfigValue<String>.text.read(node)
+      config.outputLine = node.line
+    },
+    Setting(
+      "manifest", \.manifest, .optionalText, default: "beside the catalog",
+      "The manifest to write, relative to the asset folder."),
+    Setting(
+      "swift", \.swift, .optionalText, default: "none",
+      "A Swift file of constants for every asset name, relative to the asset folder."),
+    Setting(
+      "master-scale", \.masterScale, .integer(1...3),
+      "The scale of a raster master without an `@Nx` suffix."),
+    Setting(
+      "concurrency", \.concurrency, .integer(0...256), "Parallel jobs (0: one per core)."),
+    Setting(
+      "limit-input-pixels", \.limitInputPixels, .integer(1...Int.max),
+      "Refuse larger masters before decoding them (sharp's default)."),
+    Setting(
+      "fail-on", \.failOn, .choice(FailOn.self),
+      "How strictly damaged masters are refused (libvips' `fail-on`)."),
+    Setting(
+      "provides-namespace", \.providesNamespace, .bool,
+      "Catalog groups add their name to asset names (`Flags/Italy`)."),
+    Setting(
+      "dark-suffix", \.darkSuffix, .text,
+      "`Name~dark@2x.png` is the dark appearance of `Name`."),
+    Setting(
+      "naming", type: "`variants:`, `recipe:` templates with `{asset}` (and `{recipe}`)",
+      default: "`{asset}`, `{asset}-{recipe}`", "Imageset names of variants and of other recipes."
+    ) { node, config throws(ConfigError) in
+      for (name, value) in try node.mapping(allowed: ["variants", "recipe"]) {
+        let template = try ConfigValue<String>.text.read(value)
+        guard template.contains("{asset}") else { throw value.error("must contain {asset}") }
+        if name == "variants" {
+          config.variantsName = template
+        } else {
+          config.recipeName = template
+        }
+      }
+    },
+    Setting(
+      "default-recipes", type: "list of recipe names", default: "[variants]",
+      "The recipes of files no rule matches."),
+    Setting(
+      "rules", type: "list of `{match: GLOB, recipes: [NAME…]}`", default: "none",
+      "The first rule whose glob (`*`, `**`, `?`, `{a,b}`) matches a master picks its recipes."),
+    Setting(
+      "recipes", type: "mapping of name to recipe keys", default: "the built-ins",
+      "Presets (a new name needs `kind`) and changes to the built-in recipes."),
+  ]
+}

@@ -1,0 +1,40 @@
+internal import Foundation
+
+extension BuildEngine {
+  /// What earlier runs left: the probe cache and the previous build (loading on other threads
+  /// while the folder is scanned and planned) and the pending list of a killed run.
+  struct PreviousState: Sendable {
+    let probeCache: BackgroundTask<ProbeCache, Never>
+    let build: BackgroundTask<PreviousBuild, ConfigError>
+    let pending: PendingList
+    /// Folders a killed run was writing (imagesets and group folders): still ours.
+    let pendingAtStart: Set<String>
+  }
+
+  /// Stage 1: starts loading what the last run left, and removes the temporary files of a
+  /// run that was killed (except in `check`, which writes nothing).
+  func loadPreviousState() throws(ConfigError) -> PreviousState {
+    let probeCache = BackgroundTask { [workspace] in ProbeCache.read(at: workspace.cache) }
+    let build = BackgroundTask { [workspace] () throws(ConfigError) in
+      try PreviousBuild.load(workspace)
+    }
+    let pending = PendingList(url: pendingURL)
+    if options.mode != .check {
+      // Temporary files in the catalog only outlive a run that was killed, which leaves its
+      // pending list. (An unreadable manifest stops the run first.)
+      if pending.exists {
+        _ = try build.value()
+        AtomicFile.sweep(folder: workspace.catalog.path)
+      }
+      // The manifest, the caches and the accessors file are written beside the catalog, some
+      // after the pending list is cleared: look there (one folder listing) on every run.
+      var folders = [workspace.manifest.deletingLastPathComponent().path]
+      if let swiftFile = workspace.swiftFile {
+        folders.append(swiftFile.deletingLastPathComponent().path)
+      }
+      for folder in Set(folders) { AtomicFile.sweep(folder: folder, recursive: false) }
+    }
+    return PreviousState(
+      probeCache: probeCache, build: build, pending: pending, pendingAtStart: pending.read())
+  }
+}

@@ -1,0 +1,107 @@
+internal import Foundation
+internal import Synchronization
+
+extension BuildEngine {
+  /// What rendering one job (one source) gave.
+  struct JobOutcome: Sendable {
+    /// Manifest entries of the imagesets written.
+    var entries: [ManifestImageSet] = []
+    var rendered = 0
+    var failed = 0
+    var problems: [Problem] = []
+  }
+
+  /// Stage 5: renders the stale imagesets, one job per source, on the work queue, and writes
+  /// each imageset as soon as its outputs exist. Jobs with problems are rendered again, one
+  /// at a time, for their own error messages (see ``WorkQueue``).
+  func renderAndWrite(
+    _ decision: Staleness.Outcome, plan: BuildPlan, writer: CatalogWriter,
+    previous: [String: ManifestImageSet], state: PreviousState,
+    onEvent: @escaping @Sendable (BuildEvent) -> Void, report: inout BuildReport
+  ) throws -> [JobOutcome] {
+    let byJob = Dictionary(grouping: decision.toRender, by: \.jobIndex).mapValues {
+      $0.map(\.set)
+    }
+    // Biggest first, so the build does not end with one core finishing a large photo alone;
+    // the order changes nothing in the outputs.
+    let costs = byJob.map { ($0.key, Self.estimatedCost(of: plan.jobs[$0.key], sets: $0.value)) }
+    let jobIndices = costs.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map(\.0)
+    let total = jobIndices.count
+    onEvent(
+      .started(jobs: total, outputs: decision.toRender.reduce(0) { $0 + $1.set.outputs.count }))
+    for warning in report.warnings { onEvent(.warning(warning)) }
+    try state.pending.write(Set(decision.toRender.map(\.set.folder)))
+    let renderer = Renderer(folder: workspace.folder, failOn: workspace.config.failOn)
+    let render = { @Sendable (index: Int, sets: [PlannedImageSet]) in
+      Self.renderJob(
+        plan.jobs[index], sets: sets, renderer: renderer, writer: writer, previous: previous)
+    }
+    let done = Atomic<Int>(0)
+    let results = WorkQueue(width: width).run(jobIndices, cancellation: cancellation) { index in
+      render(index, byJob[index]!)
+    } completed: { position, _ in
+      let count = done.add(1, ordering: .relaxed).newValue
+      let asset = plan.jobs[jobIndices[position]].source.qualifiedName
+      onEvent(.jobFinished(asset: asset, done: count, total: total))
+    } retrySerially: { index, first in
+      guard !first.problems.isEmpty else { return nil }
+      let written = Set(first.entries.map(\.folder))
+      let again = render(index, byJob[index]!.filter { !written.contains($0.folder) })
+      return JobOutcome(
+        entries: first.entries + again.entries, rendered: first.rendered + again.rendered,
+        failed: again.failed, problems: again.problems)
+    }
+    let outcomes = results.compactMap { $0 }
+    for outcome in outcomes {
+      for problem in outcome.problems { onEvent(.problem(problem)) }
+      report.rendered += outcome.rendered
+      report.failed += outcome.failed
+      report.problems += outcome.problems
+    }
+    return outcomes
+  }
+
+  /// A rough measure of a job's work, to start the biggest jobs first: the pixels of each
+  /// master it decodes plus the pixels of each output it resizes. (A large photo started
+  /// last would leave the other cores idle at the end of the build.)
+  static func estimatedCost(of job: Job, sets: [PlannedImageSet]) -> Int {
+    let outputs = sets.flatMap(\.outputs).filter { $0.mode != .copy }
+    let decoded = Set(outputs.map(\.master))
+    let masters = (job.source.masters + job.source.darkMasters).filter {
+      decoded.contains($0.path)
+    }
+    return masters.reduce(0) { $0 + $1.pixelSize.width * $1.pixelSize.height }
+      + outputs.reduce(0) { $0 + $1.resizeTo.width * $1.resizeTo.height }
+  }
+
+  /// Renders the imagesets of one job and writes each one whose every output was made.
+  static func renderJob(
+    _ job: Job, sets: [PlannedImageSet], renderer: Renderer, writer: CatalogWriter,
+    previous: [String: ManifestImageSet]
+  ) -> JobOutcome {
+    var outcome = JobOutcome()
+    let work = sets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
+    let result = renderer.render(work, masters: job.source.masters + job.source.darkMasters)
+    outcome.problems = result.problems
+    let byPath = Dictionary(
+      result.files.map { ($0.output.path, $0) }, uniquingKeysWith: { a, _ in a })
+    for set in sets {
+      let files = set.outputs.compactMap { byPath[$0.path] }
+      guard files.count == set.outputs.count else {
+        outcome.failed += set.outputs.count - files.count
+        continue
+      }
+      do {
+        outcome.entries.append(
+          try writer.write(
+            set: set, source: job.source, files: files, previous: previous[set.folder]))
+        outcome.rendered += files.count
+      } catch {
+        outcome.failed += files.count
+        outcome.problems.append(
+          Problem(path: set.folder, reason: "cannot write: \(error.localizedDescription)"))
+      }
+    }
+    return outcome
+  }
+}

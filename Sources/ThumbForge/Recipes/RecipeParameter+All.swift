@@ -1,0 +1,99 @@
+internal import Vips
+
+extension RecipeParameter {
+  /// The table of recipe keys, in the order the README lists them.
+  public static let all: [RecipeParameter] = [
+    RecipeParameter(
+      "size", \.size, .size, kinds: boxed, effect: .pixels,
+      "The box in points; an output at scale s is `round(points × s)` pixels."
+    ) { kind in
+      switch kind {
+      case .variants: PointSize(width: 0, height: 0)
+      case .fit: PointSize(width: 400, height: 400)
+      case .fill: PointSize(width: 400, height: 200)
+      case .flag: PointSize(width: 40, height: 25)
+      case .tile: PointSize(width: 300, height: 300)
+      }
+    },
+    RecipeParameter(
+      "scales", \.scales, .scales, topLevel: every, effect: .pixels,
+      "The display scales to write."
+    ) { _ in [2, 3] },
+    RecipeParameter(
+      "gravity", \.gravity, .gravity, kinds: cropping, effect: .pixels,
+      "Where the crop keeps the image: a compass point, the centre, or libvips' smart crop (`attention`, `entropy`)."
+    ) { _ in .center },
+    RecipeParameter(
+      "pad", \.pad, .bool, kinds: [.fit], effect: .pixels,
+      "Letterbox to exactly the box with `background` (sharp's `contain`)."
+    ) { _ in false },
+    RecipeParameter(
+      "background", \.background, .color, effect: .pixels,
+      "The padding colour, and the colour alpha is flattened onto for formats without alpha."
+    ) { _ in .white },
+    RecipeParameter(
+      "radius", \.cornerRadius, .points, kinds: boxed, effect: .pixels,
+      "Corner radius of the rounded-rectangle alpha mask (at most half the short side)."
+    ) { kind in kind == .flag ? 5 : 0 },
+    RecipeParameter(
+      "corner-style", \.cornerStyle, .choice(CornerStyle.self), kinds: boxed, effect: .pixels,
+      "A quarter circle (`circular`) or SwiftUI's smoother `.continuous` curve."
+    ) { _ in .circular },
+    RecipeParameter(
+      "stroke-width", \.strokeWidth, .points, kinds: boxed, effect: .pixels,
+      "Border width (0: none)."
+    ) { kind in kind == .flag ? 1 : 0 },
+    RecipeParameter(
+      "stroke-color", \.strokeColor, .color, kinds: boxed, effect: .pixels,
+      "Border colour."
+    ) { _ in .black },
+    RecipeParameter(
+      "stroke-alignment", \.strokeAlignment, .choice(StrokeAlignment.self), kinds: boxed,
+      effect: .pixels,
+      "`inside` the shape (SwiftUI `strokeBorder`) or centred on its edge (`.stroke`; the canvas grows by the width)."
+    ) { _ in .inside },
+    RecipeParameter(
+      "upscale", \.upscale, .choice(UpscalePolicy.self), kinds: boxed, effect: .pixels,
+      "When the master is smaller than the output: render and report (`warn`), skip (`never`) or render silently (`allow`)."
+    ) { kind in kind == .variants ? .never : .warn },
+    RecipeParameter(
+      "kernel", \.kernel, .choice(Kernel.self), topLevel: every, effect: .pixels,
+      "The resampling kernel."
+    ) { _ in .lanczos3 },
+    RecipeParameter(
+      "keep-vector", \.keepVector, .bool, kinds: [.variants], effect: .pixels,
+      "Ship a vector master (SVG, PDF) itself as a single-scale image instead of rendering each scale."
+    ) { _ in false },
+    RecipeParameter(
+      "format", \.format, .choice(OutputFormat.self), topLevel: every.subtracting([.flag]),
+      effect: .pixels,
+      "`auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, otherwise JPEG. Flags need alpha."
+    ) { kind in kind == .flag ? .png : .auto },
+    RecipeParameter(
+      "quality", \.quality, .integer(1...100), topLevel: every, effect: .encoding,
+      "Lossy quality."
+    ) { _ in 82 },
+    RecipeParameter(
+      "optimize-coding", \.optimizeCoding, .bool, topLevel: every, effect: .encoding,
+      "JPEG: optimal Huffman tables (about 10 % smaller, about twice the encoding time)."
+    ) { _ in true },
+    RecipeParameter(
+      "keep-metadata", \.keepMetadata, .bool, effect: .encoding,
+      "Keep EXIF and ICC metadata instead of stripping it."
+    ) { _ in false },
+    RecipeParameter(
+      "template-rendering-intent", \.templateRenderingIntent,
+      .optionalChoice(["original", "template"]), effect: .contents,
+      "Xcode's Render As: `original` or `template` (unset: Default)."
+    ) { _ in nil },
+    RecipeParameter(
+      "compression-type", \.compressionType, .optionalText, effect: .contents,
+      "Xcode's compression of each slot, e.g. `lossless`, `lossy`, `gpu-optimized-best` (unset: inherited)."
+    ) { _ in nil },
+    RecipeParameter(
+      "preserves-vector-representation", \.preservesVectorRepresentation, .bool,
+      effect: .contents,
+      "Xcode's Preserve Vector Data (always on for a kept vector master)."
+    ) { _ in false },
+  ]
+}

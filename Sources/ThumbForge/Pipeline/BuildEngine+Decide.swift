@@ -10,7 +10,8 @@ extension BuildEngine {
     Staleness(
       workspace: workspace, previous: previous.imageSets, cache: state.probeCache.value(),
       mode: options.mode, selection: try Staleness.selection(for: options.mode),
-      pending: state.pendingAtStart, adopt: options.adopt, onDisk: previous.files
+      pending: state.pendingAtStart, adopt: options.adopt,
+      ownedGroups: Set(previous.manifest?.groups ?? []), onDisk: previous.files
     ).evaluate(plan: plan, unusable: found.unusable)
   }
 }
@@ -36,7 +37,7 @@ extension BuildReport {
   func checked(_ decision: Staleness.Outcome) -> BuildReport {
     var report = self
     report.stale =
-      (decision.toRender.flatMap(\.reasons)
+      (decision.toRender.flatMap(\.reasons) + decision.groups
       + decision.orphans.map {
         StaleItem(kind: .orphaned, path: $0.folder, detail: "its source is gone")
       }).sorted()

@@ -74,13 +74,18 @@ extension BuildEngine {
       + outputs.reduce(0) { $0 + $1.resizeTo.width * $1.resizeTo.height }
   }
 
-  /// Renders the imagesets of one job and writes each one whose every output was made.
+  /// Renders one job and writes `sets` (those of its imagesets that are stale), each one whose
+  /// every output was made.
+  ///
+  /// Every output of the job is rendered, even of imagesets not written: how the master is
+  /// decoded (shrink-on-load, a half-size copy) depends on all of them, so an imageset gets
+  /// the same bytes whichever of its siblings are stale (see ``ImageSetKeyMaker``).
   static func renderJob(
     _ job: Job, sets: [PlannedImageSet], renderer: Renderer, writer: CatalogWriter,
     previous: [String: ManifestImageSet]
   ) -> JobOutcome {
     var outcome = JobOutcome()
-    let work = sets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
+    let work = job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
     let result = renderer.render(work, masters: job.source.masters + job.source.darkMasters)
     outcome.problems = result.problems
     let byPath = Dictionary(

@@ -15,6 +15,8 @@ struct Staleness {
   /// Imageset folders a killed run had started (owned although not in the manifest).
   let pending: Set<String>
   let adopt: Bool
+  /// Group folders the previous build wrote (their `Contents.json` is ThumbForge's).
+  var ownedGroups: Set<String> = []
   /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
   /// in it are looked up when needed.
   var onDisk: [String: (byteSize: Int, modified: Int64)?] = [:]
@@ -34,6 +36,8 @@ struct Staleness {
     var stamps: [String: FileStamp] = [:]
     /// `regenerate` patterns that matched no asset.
     var unmatched: [Problem] = []
+    /// Group folders ThumbForge owns whose `Contents.json` is missing or would change.
+    var groups: [StaleItem] = []
   }
 
   /// `mode`'s selection of assets, compiled; a bad pattern is a usage error.
@@ -132,6 +136,7 @@ struct Staleness {
         outcome.orphans.append(entry)
       }
     }
+    outcome.groups = groupDifferences(plan: plan)
     for (pattern, glob) in zip(mode.patterns, selection)
     where !plan.jobs.contains(where: {
       glob.matches($0.source.qualifiedName) || glob.matches($0.source.name)
@@ -139,6 +144,24 @@ struct Staleness {
       outcome.unmatched.append(Problem(path: pattern, reason: "no asset matches this name"))
     }
     return outcome
+  }
+
+  /// Owned group folders of the plan whose `Contents.json` is missing or not what a build
+  /// writes (`provides-namespace` changed, or edited by hand).
+  private func groupDifferences(plan: BuildPlan) -> [StaleItem] {
+    let expected = Array(
+      CatalogContents.group(providesNamespace: workspace.config.providesNamespace).utf8)
+    let groups = Set(
+      plan.jobs.flatMap { job in
+        job.source.group.indices.map { job.source.group.prefix($0 + 1).joined(separator: "/") }
+      })
+    return groups.intersection(ownedGroups).sorted().compactMap { group in
+      let path = group + "/Contents.json"
+      guard let bytes = FileManager.default.contents(atPath: workspace.catalog.path + "/" + path)
+      else { return StaleItem(kind: .missing, path: path, detail: "deleted from the catalog") }
+      return Array(bytes) == expected
+        ? nil : StaleItem(kind: .stale, path: path, detail: "group settings changed")
+    }
   }
 
   /// Outputs and `Contents.json` missing or changed on disk since the manifest recorded them.

@@ -1,9 +1,16 @@
 internal import Foundation
 
-/// Derives an imageset's cache key from the whole planned value — the resolved recipe, every
-/// planned output, the exact `Contents.json` text and the notes the manifest records — so
-/// that any change which could alter a written byte changes the key. Nothing is listed by
-/// hand: a new field of ``Recipe`` or ``PlannedOutput`` is part of the key by being encoded.
+/// Derives the cache keys of a source's imagesets from the whole planned values — the resolved
+/// recipes, every planned output, the exact `Contents.json` texts and the notes the manifest
+/// records — so that any change which could alter a written byte changes the key. Nothing is
+/// listed by hand: a new field of ``Recipe`` or ``PlannedOutput`` is part of the key by being
+/// encoded.
+///
+/// Every imageset of one source shares what the source's plan as a whole decides: the master
+/// is decoded once, shrunk on load for the largest output of the job, and small outputs may
+/// come from a half-size copy made in the same pass. So the key of each imageset covers the
+/// whole job: a change to one recipe re-renders every imageset of the sources it applies to,
+/// and an incremental build gives the same bytes as a fresh one.
 final class ImageSetKeyMaker {
   /// The tool and library versions and settings that apply to every imageset.
   let header: String
@@ -18,13 +25,23 @@ final class ImageSetKeyMaker {
       positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
   }
 
-  /// The key of `set`, ignoring its own (stale or empty) ``PlannedImageSet/key``.
-  func key(of set: PlannedImageSet) -> String {
-    var unkeyed = set
-    unkeyed.key = ""
-    // Plain values with every number encodable: cannot fail. Were it to, the imageset
+  /// The imagesets of one job with their keys: each is the hash of the job's whole plan
+  /// (their own keys left out) and the imageset's folder.
+  func keyed(_ sets: [PlannedImageSet]) -> [PlannedImageSet] {
+    let unkeyed = sets.map { set in
+      var set = set
+      set.key = ""
+      return set
+    }
+    // Plain values with every number encodable: cannot fail. Were it to, the imagesets
     // would be stale on every run rather than ever wrongly up to date.
-    guard let encoded = try? encoder.encode(unkeyed) else { return UUID().uuidString }
-    return ContentHash.of(Data(header.utf8) + encoded)
+    let job =
+      (try? encoder.encode(unkeyed)).map { ContentHash.of(Data(header.utf8) + $0) }
+      ?? UUID().uuidString
+    return unkeyed.map { set in
+      var set = set
+      set.key = ContentHash.of(string: job + "\n" + set.folder)
+      return set
+    }
   }
 }

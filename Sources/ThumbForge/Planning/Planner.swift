@@ -48,9 +48,9 @@ public struct Planner: Sendable {
               reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
           continue
         }
-        sets.append(imageSet(source: source, recipe: recipe, name: setName, keys: keys))
+        sets.append(imageSet(source: source, recipe: recipe, name: setName))
       }
-      if !sets.isEmpty { jobs.append(Job(source: source, imageSets: sets)) }
+      if !sets.isEmpty { jobs.append(Job(source: source, imageSets: keys.keyed(sets))) }
     }
     return BuildPlan(jobs: jobs, problems: problems.sorted())
   }
@@ -69,9 +69,9 @@ public struct Planner: Sendable {
     "tool=\(ToolVersion.current)\nvips=\(vipsVersion)\nfail-on=\(config.failOn.rawValue)\n"
   }
 
-  func imageSet(
-    source: AssetSource, recipe: Recipe, name: String, keys: ImageSetKeyMaker? = nil
-  ) -> PlannedImageSet {
+  /// One imageset of `source`, with its `Contents.json` text; its key is given by ``plan(_:)``
+  /// once every imageset of the source is planned.
+  func imageSet(source: AssetSource, recipe: Recipe, name: String) -> PlannedImageSet {
     let folder = (source.group + [name + ".imageset"]).joined(separator: "/")
     var outputs: [PlannedOutput] = []
     var skipped: [String] = []
@@ -102,7 +102,6 @@ public struct Planner: Sendable {
       recipe: recipe, name: name, folder: folder, outputs: outputs, skipped: skipped,
       warnings: warnings, contents: "", key: "")
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
-    set.key = (keys ?? ImageSetKeyMaker(header: keyHeader)).key(of: set)
     return set
   }
 }

@@ -38,24 +38,21 @@ struct BuildCommand: ParsableCommand {
     if force { options.mode = .force }
     options.adopt = adopt
     options.swiftFile = swift.map { URL(fileURLWithPath: $0) }
-    let engine = try Runner.engine(options)
+    options.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
     if dryRun {
-      let plan = engine.plan()
+      let plan = try Runner.engine(options).plan()
       print(common.json ? PlanPrinter.json(plan) : PlanPrinter.text(plan), terminator: "")
       throw ExitCode(plan.problems.isEmpty ? 0 : 1)
     }
-    var code = try Runner.build(engine, common: common, contactSheet: contactSheet)
-    guard watch else { throw ExitCode(code) }
-    let cancellation = engine.cancellation
-    var signature = FolderSignature.of(engine.workspace)
-    while !cancellation.isCancelled {
-      Thread.sleep(forTimeInterval: 1)
-      let now = FolderSignature.of(engine.workspace)
-      if now != signature {
-        signature = now
-        let next = try Runner.engine(options, cancellation: cancellation)
-        code = try Runner.build(next, common: common, contactSheet: contactSheet)
+    guard watch else { throw ExitCode(try Runner.build(Runner.engine(options), common: common)) }
+    var code: Int32 = 0
+    do {
+      try Watch(options: options, cancellation: CancellationFlag()).run { engine in
+        code = try Runner.build(engine, common: common)
       }
+    } catch let error as ConfigError {
+      ReportPrinter.error(error.description)
+      throw ExitCode(2)
     }
     throw ExitCode(code)
   }

@@ -26,6 +26,6 @@ struct RegenerateCommand: ParsableCommand {
     var options = common.buildOptions(folder: folder)
     options.mode = .regenerate(names)
     let engine = try Runner.engine(options)
-    throw ExitCode(try Runner.build(engine, common: common, contactSheet: nil))
+    throw ExitCode(try Runner.build(engine, common: common))
   }
 }

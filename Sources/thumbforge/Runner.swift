@@ -18,9 +18,7 @@ enum Runner {
   }
 
   /// Runs one build; returns its exit code.
-  static func build(_ engine: BuildEngine, common: CommonOptions, contactSheet: String?) throws
-    -> Int32
-  {
+  static func build(_ engine: BuildEngine, common: CommonOptions) throws -> Int32 {
     let signals = SignalHandler(cancellation: engine.cancellation)
     defer { signals.restore() }
     let progress = ProgressDisplay(quiet: common.quiet || common.json, verbose: common.verbose)
@@ -33,15 +31,10 @@ enum Runner {
       return 2
     }
     progress.finish()
-    if let contactSheet, let manifest = try? ManifestStore.read(at: engine.workspace.manifest) {
-      do {
-        try ContactSheet.write(
-          manifest: manifest, catalog: engine.workspace.catalog,
-          to: URL(fileURLWithPath: contactSheet))
-        if !common.quiet && !common.json { print("contact sheet: \(contactSheet)") }
-      } catch {
-        ReportPrinter.error("\(contactSheet): cannot write contact sheet: \(error)")
-      }
+    if let sheet = engine.options.contactSheet, !common.quiet && !common.json,
+      !report.problems.contains(where: { $0.path == sheet.path })
+    {
+      print("contact sheet: \(sheet.path)")
     }
     if common.json {
       print(ReportPrinter.json(report))

@@ -10,7 +10,9 @@ struct RecipeTableTests {
   func everyFieldHasARow() {
     let fields = Mirror(reflecting: Recipe.builtin(.fit)).children.compactMap(\.label)
       .filter { $0 != "name" && $0 != "kind" }
-    let rowFields = RecipeParameter.all.map { $0.fieldName.replacingOccurrences(of: "\\Recipe.", with: "") }
+    let rowFields = RecipeParameter.all.map {
+      $0.fieldName.replacingOccurrences(of: "\\Recipe.", with: "")
+    }
     #expect(Set(fields) == Set(rowFields))
     #expect(rowFields.count == Set(rowFields).count)
   }
@@ -20,7 +22,8 @@ struct RecipeTableTests {
     #expect {
       try ConfigLoader.parse("recipes:\n  fill: { pad: true }\n", file: "thumbforge.yml")
     } throws: { error in
-      "\(error)" == "thumbforge.yml:2: recipes.fill.pad: 'pad' does not apply to fill recipes (only to: fit)"
+      "\(error)"
+        == "thumbforge.yml:2: recipes.fill.pad: 'pad' does not apply to fill recipes (only to: fit)"
     }
     #expect(throws: ConfigError.self) {
       try ConfigLoader.parse("recipes:\n  variants: { size: 10 }\n", file: "thumbforge.yml")
@@ -48,7 +51,8 @@ struct RecipeTableTests {
     for (marker, table) in [
       ("settings", ConfigReference.settingsTable()), ("recipe-keys", ConfigReference.recipeTable()),
     ] {
-      let begin = "<!-- \(marker): generated from the key table; run the tests with THUMBFORGE_UPDATE_README=1 -->\n"
+      let begin =
+        "<!-- \(marker): generated from the key table; run the tests with THUMBFORGE_UPDATE_README=1 -->\n"
       let end = "<!-- end of \(marker) -->"
       let start = try #require(text.range(of: begin), "README lacks the \(marker) marker")
       let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex))
@@ -58,7 +62,8 @@ struct RecipeTableTests {
           text.replaceSubrange(start.upperBound..<stop.lowerBound, with: table)
           changed = true
         } else {
-          Issue.record("README's \(marker) table is stale: run the tests with THUMBFORGE_UPDATE_README=1")
+          Issue.record(
+            "README's \(marker) table is stale: run the tests with THUMBFORGE_UPDATE_README=1")
         }
       }
     }

@@ -8,7 +8,7 @@ extension BuildEngine {
   func commit(
     _ decision: Staleness.Outcome, rendered: [JobOutcome], previous: PreviousBuild,
     state: PreviousState, found: SourceDiscovery.Result, writer: CatalogWriter
-  ) throws {
+  ) throws -> Manifest {
     var entries: [String: ManifestImageSet] = [:]
     for item in decision.upToDate { entries[item.set.folder] = item.entry }
     for entry in decision.kept { entries[entry.folder] = entry }
@@ -34,6 +34,18 @@ extension BuildEngine {
     updateProbeCache(
       state.probeCache.value(), sources: found.cache, stamps: decision.stamps,
       manifest: manifest, written: writtenFolders)
+    return manifest
+  }
+
+  /// Writes one picture of every output of the catalog, labelled; a failure is a problem of
+  /// the run, not an error that stops it.
+  func writeContactSheet(of manifest: Manifest, to url: URL) -> [Problem] {
+    do {
+      try ContactSheet.write(manifest: manifest, catalog: workspace.catalog, to: url)
+      return []
+    } catch {
+      return [Problem(path: url.path, reason: "cannot write the contact sheet: \(error)")]
+    }
   }
 
   /// Writes the catalog's root and group `Contents.json` files ThumbForge owns and removes

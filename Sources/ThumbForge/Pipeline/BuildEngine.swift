@@ -38,7 +38,7 @@ public struct BuildEngine: Sendable {
 
   /// Runs the build in the options' mode: load what the last run left → discover → plan →
   /// decide what is stale → (`check` stops here) render and write → commit the manifest,
-  /// group folders, caches and accessors.
+  /// group folders, caches and accessors (and the contact sheet, when asked for).
   public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws
     -> BuildReport
   {
@@ -58,9 +58,12 @@ public struct BuildEngine: Sendable {
       decision, plan: plan, writer: writer, previous: previous.imageSets, state: state,
       onEvent: onEvent, report: &report)
     report.cancelled = cancellation.isCancelled
-    try commit(
+    let manifest = try commit(
       decision, rendered: rendered, previous: previous, state: state, found: found,
       writer: writer)
+    if let sheet = options.contactSheet {
+      report.problems += writeContactSheet(of: manifest, to: sheet)
+    }
     report.problems.sort()
     return report
   }

@@ -16,6 +16,8 @@ public struct BuildOptions: Sendable {
   public var jobs: Int?
   /// Generated Swift accessors file (overrides the configuration).
   public var swiftFile: URL?
+  /// Also write a contact sheet (one PNG of every output, labelled) here.
+  public var contactSheet: URL?
 
   public init(folder: URL) {
     self.folder = folder

@@ -13,13 +13,16 @@ public struct Workspace: Sendable {
 
   /// Loads the configuration and resolves every path.
   public static func resolve(_ options: BuildOptions) throws(ConfigError) -> Workspace {
-    let folder = options.folder.standardizedFileURL
+    var folder = options.folder.standardizedFileURL
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder),
       isFolder.boolValue
     else {
       throw ConfigError(file: folder.path, line: nil, key: "", message: "no such asset folder")
     }
+    // Paths in the configuration are relative to the folder itself: a URL without the
+    // trailing slash would resolve them against its parent (`../out` beside the parent).
+    folder = URL(fileURLWithPath: folder.path, isDirectory: true)
     let (config, file) = try ConfigLoader.load(folder: folder, explicit: options.configFile)
     let catalog =
       options.output?.standardizedFileURL

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import ThumbForge
+import Vips
+
+/// `build --watch`, in the core: one build at once, another after each change, none without.
+@Suite("Watch")
+struct WatchTests {
+  @Test("builds at once, again when a master is added, and stops when cancelled")
+  func rebuildsOnChange() throws {
+    let harness = try RenderHarness(config: "scales: [1, 2]\nmaster-scale: 2\n")
+    defer { harness.remove() }
+    try harness.add(
+      try VipsImage.solid(width: 16, height: 16, color: [20, 200, 20]), as: "Icons/Alpha.png",
+      format: .png)
+    let cancellation = CancellationFlag()
+    var reports: [BuildReport] = []
+    try Watch(
+      options: BuildOptions(folder: harness.folder), cancellation: cancellation, interval: 0.05
+    )
+    .run { engine in
+      reports.append(try engine.run())
+      if reports.count == 1 {
+        // Several looks at an unchanged folder (no build), then a master is added.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.4) {
+          try? harness.add(
+            try VipsImage.solid(width: 16, height: 16, color: [200, 20, 20]),
+            as: "Icons/Beta.png", format: .png)
+        }
+      } else {
+        cancellation.cancel()
+      }
+    }
+    #expect(reports.count == 2)
+    #expect(reports.map(\.rendered) == [2, 2])
+    #expect(reports[1].unchanged == 2)
+  }
+}

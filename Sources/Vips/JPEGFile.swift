@@ -1,5 +1,6 @@
-/// A JPEG file an image was loaded from, and how it was loaded: see
-/// ``VipsImage/resizedInOnePass(_:alsoHalve:decoding:)``.
+/// A JPEG file an image was loaded from, and how it was loaded, so that
+/// ``VipsImage/resizedInOnePass(_:alsoHalve:decoding:)`` can decode it with libjpeg-turbo
+/// directly. ``MasterImage`` names one when its image is the file exactly as loaded.
 public struct JPEGFile: Sendable, Equatable {
   /// The file.
   public var path: String
@@ -13,4 +14,8 @@ public struct JPEGFile: Sendable, Equatable {
     self.shrink = shrink
     self.failOn = failOn
   }
+
+  /// Whether libjpeg-turbo can hold the file to ``failOn`` itself: it tells warnings, not
+  /// which of them are truncation, so only all-or-nothing strictness.
+  var libjpegHonoursFailOn: Bool { failOn == .warning || failOn == .none }
 }

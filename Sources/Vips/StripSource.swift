@@ -54,9 +54,8 @@ final class StripSource {
   /// The decoder for `file`, when it yields exactly `image`'s pixels; nil otherwise (the
   /// region then computes them).
   private static func open(_ file: JPEGFile, like image: VipsImage) -> OpaquePointer? {
-    // libjpeg tells warnings, not which are truncation: only all-or-nothing strictness.
     guard image.format == .uchar, image.bands == 3 || image.bands == 1,
-      file.failOn == .warning || file.failOn == .none
+      file.libjpegHonoursFailOn
     else { return nil }
     let strict: Int32 = file.failOn == .warning ? 1 : 0
     guard let opened = cjpeg_open(file.path, Int32(file.shrink), strict, nil, 0) else {

@@ -5,7 +5,8 @@
 /// The choices that depend on the file's codec are made here, from the loader libvips picks
 /// for the file's contents (never from its name):
 /// - Shrink-on-load: a JPEG is decoded at ½, ¼ or ⅛ size (libjpeg's scaled DCT) when that
-///   still leaves every resize's pixels; other formats are decoded at full size.
+///   still leaves every resize's pixels; other formats are decoded at full size (WebP's
+///   `scale` on load would use libwebp's own scaler: other pixels than ours).
 /// - Decoding: when ``image`` is the file's pixels exactly as loaded (upright and sRGB
 ///   already), ``resizedInOnePass(_:alsoHalve:)`` has libjpeg-turbo decode a JPEG's rows
 ///   straight into its strips; otherwise the rows are computed through a libvips region.
@@ -23,7 +24,9 @@ public struct MasterImage: Sendable {
 
   /// Opens the file at `path` for `resizes`: only the largest of them (its full `width` ×
   /// `height`, whatever its region) decides how far the file may be shrunk on load.
-  /// Nothing is decoded yet beyond the header.
+  /// Nothing is decoded yet beyond the header. A JPEG that shrinks has its header read twice,
+  /// as libvips' `thumbnail` does: once for its size and orientation, once with the factor
+  /// (about 0.2 ms, against the 20 ms and more of decoding a photo).
   ///
   /// - Throws: ``VipsError`` naming the file when it is missing or not a known image.
   public init(path: String, resizes: [ResizeRequest], failOn: FailOn = .warning)

@@ -1,23 +1,3 @@
-/// How strictly a loader treats damaged input (libvips' `fail-on`).
-public enum FailOn: String, Sendable, CaseIterable, Codable {
-  /// Never fail; decode what can be decoded (libvips' permissive default).
-  case none
-  /// Fail on truncated files.
-  case truncated
-  /// Fail on decoder errors.
-  case error
-  /// Fail on anything the decoder warns about (sharp's choice, and ours).
-  case warning
-}
-
-/// How pixels will be read, which lets libvips stream large images.
-public enum AccessMode: String, Sendable, Codable {
-  /// Read in any order; needed when an image is read more than once.
-  case random
-  /// Read top to bottom once; lower memory for a single pass.
-  case sequential
-}
-
 /// Options for opening an image; each is passed only to loaders that support it.
 public struct LoadOptions: Sendable, Equatable {
   /// Pixel access pattern.

@@ -1,23 +1,6 @@
 internal import CJPEG
 internal import CVips
 
-/// A JPEG file an image was loaded from, and how it was loaded: see
-/// ``VipsImage/resizedInOnePass(_:alsoHalve:decoding:)``.
-public struct JPEGFile: Sendable, Equatable {
-  /// The file.
-  public var path: String
-  /// Its shrink-on-load factor (1, 2, 4 or 8).
-  public var shrink: Int
-  /// How strictly damage was treated.
-  public var failOn: FailOn
-
-  public init(path: String, shrink: Int = 1, failOn: FailOn = .warning) {
-    self.path = path
-    self.shrink = shrink
-    self.failOn = failOn
-  }
-}
-
 /// An image's rows, strip by strip from the top: decoded by libjpeg-turbo straight into a
 /// strip buffer when the image is an untransformed JPEG load, otherwise computed through a
 /// libvips region.
@@ -71,9 +54,8 @@ final class StripSource {
   /// The decoder for `file`, when it yields exactly `image`'s pixels; nil otherwise (the
   /// region then computes them).
   private static func open(_ file: JPEGFile, like image: VipsImage) -> OpaquePointer? {
-    // libjpeg tells warnings, not which are truncation: only all-or-nothing strictness.
     guard image.format == .uchar, image.bands == 3 || image.bands == 1,
-      file.failOn == .warning || file.failOn == .none
+      file.libjpegHonoursFailOn
     else { return nil }
     let strict: Int32 = file.failOn == .warning ? 1 : 0
     guard let opened = cjpeg_open(file.path, Int32(file.shrink), strict, nil, 0) else {

@@ -1,21 +1,6 @@
 internal import CResample
 internal import CVips
 
-/// A rectangle of pixels, used to ask a resize for only part of its result.
-public struct VipsRect: Sendable, Hashable {
-  public var x: Int
-  public var y: Int
-  public var width: Int
-  public var height: Int
-
-  public init(x: Int, y: Int, width: Int, height: Int) {
-    self.x = x
-    self.y = y
-    self.width = width
-    self.height = height
-  }
-}
-
 extension VipsImage {
   /// Resizes to exactly `width` × `height` pixels and returns `region` of the result (the
   /// whole result when `nil`), computing only the pixels of that region.
@@ -86,37 +71,6 @@ extension VipsImage {
       })
     else { throw VipsError.fromBuffer(context: "new_memory") }
     return VipsImage(owning: out)
-  }
-}
-
-/// One resize of ``VipsImage/resizedInOnePass(_:alsoHalve:)``: the image resized to exactly
-/// `width` × `height`, of which only `region` is kept (all of it when nil).
-public struct ResizeRequest: Sendable, Hashable {
-  public var width: Int
-  public var height: Int
-  public var kernel: Kernel
-  public var region: VipsRect?
-
-  public init(width: Int, height: Int, kernel: Kernel = .lanczos3, region: VipsRect? = nil) {
-    self.width = width
-    self.height = height
-    self.kernel = kernel
-    self.region = region
-  }
-
-  /// The pixels the request produces: `region`, or the whole resized image.
-  public var area: VipsRect { region ?? VipsRect(x: 0, y: 0, width: width, height: height) }
-
-  /// ``area``, after checking that it lies inside the resized image.
-  fileprivate func checkedArea() throws(VipsError) -> VipsRect {
-    let area = self.area
-    guard width > 0, height > 0, area.x >= 0, area.y >= 0, area.width > 0, area.height > 0,
-      area.x + area.width <= width, area.y + area.height <= height
-    else {
-      throw VipsError(
-        context: "resize", message: "region \(area) is not inside a \(width)x\(height) result")
-    }
-    return area
   }
 }
 

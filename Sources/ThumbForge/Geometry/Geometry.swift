@@ -1,3 +1,5 @@
+internal import Vips
+
 /// Pure fit/fill arithmetic shared by the recipes (SwiftUI `scaledToFit` / `scaledToFill`).
 public enum Geometry {
   /// The factor that fits `source` inside `box` keeping aspect ratio.
@@ -55,15 +57,11 @@ public enum Geometry {
   }
 
   /// The largest JPEG shrink-on-load factor (1, 2, 4, 8) that still leaves at least
-  /// `needed` pixels on both axes.
+  /// `needed` pixels on both axes: ``MasterImage/jpegShrink(source:needed:)``, which
+  /// ``MasterImage`` applies when it opens a JPEG.
   public static func shrinkOnLoadFactor(source: PixelSize, needed: PixelSize) -> Int {
-    var best = 1
-    for factor in [2, 4, 8] {
-      let width = (source.width + factor - 1) / factor
-      let height = (source.height + factor - 1) / factor
-      if width >= needed.width && height >= needed.height { best = factor }
-    }
-    return best
+    MasterImage.jpegShrink(
+      source: (source.width, source.height), needed: (needed.width, needed.height))
   }
 
   private static func clamp(_ value: Double, _ limit: Int) -> Int {

@@ -58,23 +58,13 @@ public struct Renderer: Sendable {
       }
       return try copies() + files
     }
-    let needed = toDecode.reduce(PixelSize(width: 1, height: 1)) { size, item in
-      PixelSize(
-        width: max(size.width, item.1.resizeTo.width),
-        height: max(size.height, item.1.resizeTo.height))
-    }
-    let shrink =
-      ["jpg", "jpeg"].contains(master.fileExtension)
-      ? Geometry.shrinkOnLoadFactor(source: master.pixelSize, needed: needed) : 1
-    let loaded = try VipsImage.load(
-      path: path, options: LoadOptions(access: .sequential, failOn: failOn, shrink: shrink))
-    // Rotations and flips read out of order, which a sequential load cannot do: decode first.
-    let upright = try prepare(loaded.orientation == 1 ? loaded : loaded.copiedToMemory())
     let requests = toDecode.map { recipe, output in
       ResizeRequest(
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
         region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
+    // Decoded once, shrunk on load to the largest request, upright and 8-bit sRGB.
+    let decoded = try MasterImage(path: path, resizes: requests, failOn: failOn)
     // Each output is encoded as soon as its resize exists, and the resize let go, so few
     // full-size buffers are alive at once.
     var encoded: [Int: RenderedFile] = [:]
@@ -83,33 +73,29 @@ public struct Renderer: Sendable {
       encoded[index] = try finish(
         image, recipe: toDecode[index].0, output: toDecode[index].1, memo: memo)
     }
-    if upright.hasAlpha {
-      try resizeInMemory(upright, requests, then: encode)
+    if decoded.image.hasAlpha {
+      try resizeInMemory(decoded.image, requests, then: encode)
     } else {
-      // A JPEG used as loaded (upright, sRGB, no profile) is decoded by libjpeg directly.
-      let file =
-        upright === loaded && loaded.loader == "jpegload"
-        ? JPEGFile(path: path, shrink: shrink, failOn: failOn) : nil
-      try resizeWhileDecoding(upright, requests, decoding: file, then: encode)
+      try resizeWhileDecoding(decoded, requests, then: encode)
     }
     return try copies() + toDecode.indices.compactMap { encoded[$0] }
   }
 
   /// Every resize of an opaque image, made while the image is decoded (see
-  /// ``VipsImage/resizedInOnePass(_:alsoHalve:)``): the master is never held whole. Calls
+  /// ``MasterImage/resizedInOnePass(_:alsoHalve:)``): the master is never held whole. Calls
   /// `then` with each request's index and image, once per request.
   ///
   /// Outputs much smaller than the master (under half of it, by Pyramid's gap) come from
   /// a half-size copy made in the same pass, when there are at least two of them.
   private func resizeWhileDecoding(
-    _ image: VipsImage, _ requests: [ResizeRequest], decoding file: JPEGFile?,
+    _ decoded: MasterImage, _ requests: [ResizeRequest],
     then use: (Int, VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
-    let size = PixelSize(width: image.width, height: image.height)
+    let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
     let fromHalf = requests.map { Pyramid.level(for: $0.size, base: size) > 0 }
     let halve = fromHalf.filter { $0 }.count >= 2
     let direct = distinct(zip(requests, fromHalf).filter { !(halve && $0.1) }.map(\.0))
-    var (images, half) = try image.resizedInOnePass(direct, alsoHalve: halve, decoding: file)
+    var (images, half) = try decoded.resizedInOnePass(direct, alsoHalve: halve)
     // Order for memory: the outputs made from the half-size copy first, so it can go; then
     // the pass's own results from the smallest up, each let go once encoded, so the largest
     // is encoded (JPEG's optimized coding buffers a whole image's coefficients) nearly alone.
@@ -184,7 +170,7 @@ public struct Renderer: Sendable {
     return requests.filter { seen.insert($0).inserted }
   }
 
-  /// Upright, 8-bit sRGB (alpha kept).
+  /// Upright, 8-bit sRGB (alpha kept), as ``MasterImage`` makes raster masters.
   private func prepare(_ image: VipsImage) throws(VipsError) -> VipsImage {
     try image.autoRotated().toSRGB8()
   }

@@ -1,0 +1,7 @@
+/// How two images are blended by ``VipsImage/composite(_:mode:x:y:)``.
+public enum BlendMode: String, Sendable {
+  case over
+  case destIn = "dest-in"
+  case source
+  case atop
+}

@@ -1,0 +1,4 @@
+/// Where a smart crop looks (libvips' `VipsInteresting`).
+public enum Interesting: String, Sendable, CaseIterable {
+  case none, centre, entropy, attention, low, high, all
+}

@@ -68,6 +68,46 @@ import Vips
     #expect(try image.pixel(x: 9, y: 5) == Fixtures.quadrantColours[3].map(Double.init))
   }
 
+  @Test func photosDifferBySeedAndAreDeterministic() throws {
+    let first = try Fixtures.photo(width: 60, height: 30, seed: 1)
+    #expect(first.width == 60 && first.height == 30 && first.bands == 3)
+    #expect(try first.pixelBytes() == Fixtures.photo(width: 60, height: 30, seed: 1).pixelBytes())
+    #expect(try first.pixelBytes() != Fixtures.photo(width: 60, height: 30, seed: 2).pixelBytes())
+    // Background, middle and inner rectangles: three colours.
+    let corner = try first.pixel(x: 59, y: 29)
+    #expect(corner == [37, 151, 173])
+  }
+
+  @Test func iconsAreAnOpaqueSquareOnTransparency() throws {
+    let icon = try Fixtures.icon(width: 40, height: 40, seed: 3)
+    #expect(icon.bands == 4 && icon.hasAlpha)
+    #expect(try icon.pixel(x: 0, y: 0)[3] == 0)
+    #expect(try icon.pixel(x: 9, y: 20)[3] == 0)
+    #expect(try icon.pixel(x: 10, y: 10) == [123, 35, 200, 255])
+    #expect(try icon.pixel(x: 29, y: 29)[3] == 255)
+    #expect(try icon.pixel(x: 30, y: 29)[3] == 0)
+  }
+
+  @Test func stripedSVGsHaveOneBandPerColour() throws {
+    let svg = Fixtures.svg(width: 30, height: 20, colors: ["#ff0000", "#0000ff"])
+    let image = try VipsImage.svg(svg)
+    #expect(image.width == 30 && image.height == 20)
+    #expect(try image.pixel(x: 15, y: 2)[0...2] == [255, 0, 0])
+    #expect(try image.pixel(x: 15, y: 17)[0...2] == [0, 0, 255])
+  }
+
+  @Test func blackPNGsAreValidBlackPNGsOfAnySize() throws {
+    let small = Fixtures.blackPNG(width: 301, height: 7)
+    let image = try VipsImage.load(bytes: Array(small))
+    #expect(image.width == 301 && image.height == 7)
+    #expect(try image.average() == 0)
+    #expect(try image.pixel(x: 300, y: 6) == [0])
+    // The 30000×30000 one only has its header read.
+    let huge = try VipsImage.load(bytes: Array(Fixtures.hugePNG))
+    #expect(huge.width == 30000 && huge.height == 30000)
+    #expect(Fixtures.hugePNG.count < 1_000_000)
+  }
+
   @Test func temporaryDirectoriesAreFreshAndDistinct() throws {
     let first = try Fixtures.temporaryDirectory()
     let second = try Fixtures.temporaryDirectory()

@@ -36,14 +36,18 @@ enum PNGEncoder {
       }
     }
 
-    var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    var png = signature
     png += chunk("IHDR", header)
     png += chunk("IDAT", zlibStored(raw))
     png += chunk("IEND", [])
     return png
   }
 
-  private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+  /// The eight bytes every PNG file starts with.
+  static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+  /// A chunk: length, type, data and the CRC of type and data.
+  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
     let typeBytes = Array(type.utf8)
     return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
   }
@@ -63,7 +67,7 @@ enum PNGEncoder {
     return out + bigEndian(adler32(data))
   }
 
-  private static func bigEndian(_ value: UInt32) -> [UInt8] {
+  static func bigEndian(_ value: UInt32) -> [UInt8] {
     [
       UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF),
       UInt8(value & 0xFF),

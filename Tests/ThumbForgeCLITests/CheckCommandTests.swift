@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 /// `thumbforge check`: 0 when up to date; 1 with one line per stale, missing, modified and

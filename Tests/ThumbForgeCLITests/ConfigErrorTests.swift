@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 
 /// Configuration and usage errors exit 2 with one message that names the file, the line and
 /// the key, and write nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 /// Two builds of one folder give byte-identical images, Contents.json and manifest.json,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 /// `thumbforge build` end to end: a full build, a no-change rebuild, an edited source, a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 /// A build SIGKILLed at random moments, then run to completion, ends byte-identical to an

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 /// A folder shaped like the reference app (flags with `@2x`/`@3x` PNG masters, photos with

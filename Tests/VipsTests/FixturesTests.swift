@@ -68,6 +68,46 @@ import Vips
     #expect(try image.pixel(x: 9, y: 5) == Fixtures.quadrantColours[3].map(Double.init))
   }
 
+  @Test func photosDifferBySeedAndAreDeterministic() throws {
+    let first = try Fixtures.photo(width: 60, height: 30, seed: 1)
+    #expect(first.width == 60 && first.height == 30 && first.bands == 3)
+    #expect(try first.pixelBytes() == Fixtures.photo(width: 60, height: 30, seed: 1).pixelBytes())
+    #expect(try first.pixelBytes() != Fixtures.photo(width: 60, height: 30, seed: 2).pixelBytes())
+    // Background, middle and inner rectangles: three colours.
+    let corner = try first.pixel(x: 59, y: 29)
+    #expect(corner == [37, 151, 173])
+  }
+
+  @Test func iconsAreAnOpaqueSquareOnTransparency() throws {
+    let icon = try Fixtures.icon(width: 40, height: 40, seed: 3)
+    #expect(icon.bands == 4 && icon.hasAlpha)
+    #expect(try icon.pixel(x: 0, y: 0)[3] == 0)
+    #expect(try icon.pixel(x: 9, y: 20)[3] == 0)
+    #expect(try icon.pixel(x: 10, y: 10) == [123, 35, 200, 255])
+    #expect(try icon.pixel(x: 29, y: 29)[3] == 255)
+    #expect(try icon.pixel(x: 30, y: 29)[3] == 0)
+  }
+
+  @Test func stripedSVGsHaveOneBandPerColour() throws {
+    let svg = Fixtures.svg(width: 30, height: 20, colors: ["#ff0000", "#0000ff"])
+    let image = try VipsImage.svg(svg)
+    #expect(image.width == 30 && image.height == 20)
+    #expect(try image.pixel(x: 15, y: 2)[0...2] == [255, 0, 0])
+    #expect(try image.pixel(x: 15, y: 17)[0...2] == [0, 0, 255])
+  }
+
+  @Test func blackPNGsAreValidBlackPNGsOfAnySize() throws {
+    let small = Fixtures.blackPNG(width: 301, height: 7)
+    let image = try VipsImage.load(bytes: Array(small))
+    #expect(image.width == 301 && image.height == 7)
+    #expect(try image.average() == 0)
+    #expect(try image.pixel(x: 300, y: 6) == [0])
+    // The 30000×30000 one only has its header read.
+    let huge = try VipsImage.load(bytes: Array(Fixtures.hugePNG))
+    #expect(huge.width == 30000 && huge.height == 30000)
+    #expect(Fixtures.hugePNG.count < 1_000_000)
+  }
+
   @Test func temporaryDirectoriesAreFreshAndDistinct() throws {
     let first = try Fixtures.temporaryDirectory()
     let second = try Fixtures.temporaryDirectory()
@@ -115,20 +155,74 @@ import Vips
         atPath: Fixtures.packageRoot.appendingPathComponent("Package.swift").path))
   }
 
-  @Test(
-    .enabled(if: Fixtures.snowseekerCorpus != nil, "shared Snowseeker corpus is not checked out"))
-  func snowseekerCorpusImagesLoad() throws {
-    let corpus = try #require(Fixtures.snowseekerCorpus)
-    let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path)
+  /// The image files of the Snowseeker corpus (`Images/`), by name.
+  static func snowseekerImageFiles(in corpus: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: corpus.path)
       .filter {
         ["png", "jpg", "jpeg", "webp"].contains(($0 as NSString).pathExtension.lowercased())
       }
       .sorted()
-    #expect(!files.isEmpty)
-    for file in files.prefix(6) {
+  }
+
+  @Test(
+    "The Snowseeker corpus holds a photo per resort and a flag per country, at both scales",
+    .enabled(if: Fixtures.snowseekerCorpus != nil, "shared Snowseeker corpus is not checked out"))
+  func snowseekerCorpusMatchesItsResortList() throws {
+    let corpus = try #require(Fixtures.snowseekerCorpus)
+    let list = corpus.deletingLastPathComponent().appendingPathComponent("resorts.json")
+    let resorts = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: list)) as? [[String: Any]])
+    let ids = resorts.compactMap { $0["id"] as? String }
+    let countries = Set(resorts.compactMap { $0["country"] as? String })
+    #expect(ids.count == 12 && countries.count == 5, "\(ids.count) resorts in \(countries)")
+    let expected = Set(
+      ids.map { "\($0)@2x.jpg" } + countries.flatMap { ["\($0)@2x.png", "\($0)@3x.png"] })
+    #expect(Set(try Self.snowseekerImageFiles(in: corpus)) == expected)
+  }
+
+  @Test(
+    "Every Snowseeker image has its known size and layout and shows a real picture",
+    .enabled(if: Fixtures.snowseekerCorpus != nil, "shared Snowseeker corpus is not checked out"))
+  func snowseekerCorpusImagesLoad() throws {
+    let corpus = try #require(Fixtures.snowseekerCorpus)
+    let files = try Self.snowseekerImageFiles(in: corpus)
+    #expect(files.count == 22)
+    for file in files {
       let image = try VipsImage.load(path: corpus.appendingPathComponent(file).path)
-      #expect(image.width > 0 && image.height > 0, "\(file)")
-      #expect(try image.resize(width: 32, height: 32).average() >= 0)
+      // Photos are 2048×1024 JPEGs; flags are 2:1 PNGs of 200×100 points at their scale.
+      // All are opaque sRGB: the app rounds the flags' corners itself.
+      let scale = file.contains("@3x") ? 3 : 2
+      let size = file.hasSuffix(".jpg") ? (2048, 1024) : (200 * scale, 100 * scale)
+      #expect(image.width == size.0 && image.height == size.1, "\(file)")
+      #expect(image.bands == 3 && !image.hasAlpha, "\(file)")
+      #expect(image.interpretation == .srgb, "\(file)")
+
+      // Not uniform, black or white: every band varies, and the picture is mid-toned.
+      let small = try image.resize(width: 32, height: 16)
+      let samples = try small.pixelBytes().map(Double.init)
+      let mean = samples.reduce(0, +) / Double(samples.count)
+      #expect((24...240).contains(mean), "\(file): mean \(mean)")
+      for band in 0..<small.bands {
+        let values = stride(from: band, to: samples.count, by: small.bands).map { samples[$0] }
+        let bandMean = values.reduce(0, +) / Double(values.count)
+        let variance =
+          values.map { ($0 - bandMean) * ($0 - bandMean) }.reduce(0, +) / Double(values.count)
+        #expect(
+          values.min()! < values.max()! && variance.squareRoot() >= 4,
+          "\(file) band \(band): \(values.min()!)...\(values.max()!), deviation \(variance.squareRoot())"
+        )
+      }
+    }
+
+    // A flag's two scales are the same picture.
+    for file in files where file.hasSuffix("@3x.png") {
+      let twice = file.replacingOccurrences(of: "@3x", with: "@2x")
+      let large = try VipsImage.load(path: corpus.appendingPathComponent(file).path)
+      let small = try VipsImage.load(path: corpus.appendingPathComponent(twice).path)
+      let comparison = try ImageComparison(
+        small, large.resize(width: small.width, height: small.height))
+      #expect(
+        comparison.meanDifference < 2 && comparison.hashDistance <= 2, "\(file): \(comparison)")
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 /// The small asset folder most suites build: two SVG flags (variants + flag), a JPEG and a PNG

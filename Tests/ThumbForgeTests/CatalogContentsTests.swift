@@ -239,8 +239,91 @@ struct XcodeJSONTests {
     }
   }
 
+  /// The imageset writer builds its text directly; Foundation's writer checks it on many
+  /// entries: every mix of scales, dark files, single-scale vectors, properties and awkward names.
+  @Test func imageSetMatchesJSONSerializationOnVariedEntries() throws {
+    var random = SeededRandom(seed: 13)
+    let names = [
+      "a", "Zürich", "quote\"d", "back\\slash", "tab\tname", "sl/ash", "😀 emoji", "ctl\u{1}",
+    ]
+    for _ in 0..<400 {
+      func file() -> String { names.randomElement(using: &random)! + ".png" }
+      var files: [Int: String] = [:]
+      var darkFiles: [Int: String] = [:]
+      if Int.random(in: 0..<5, using: &random) == 0 {
+        files[ImageSetEntry.singleScale] = file()
+        if Bool.random(using: &random) { darkFiles[ImageSetEntry.singleScale] = file() }
+      } else {
+        for scale in [1, 2, 3, 4] where Bool.random(using: &random) { files[scale] = file() }
+        for scale in [1, 2, 3] where Int.random(in: 0..<3, using: &random) == 0 {
+          darkFiles[scale] = file()
+        }
+      }
+      let entry = ImageSetEntry(
+        name: "set", files: files, darkFiles: darkFiles,
+        templateRenderingIntent: [nil, "original", "template"].randomElement(using: &random)!,
+        preservesVectorRepresentation: Bool.random(using: &random),
+        compressionType: [nil, "lossless", "gpu-optimized-best", names[2]].randomElement(
+          using: &random)!)
+      let text = CatalogContents.imageSet(entry)
+      #expect(text == Self.imageSetTree(entry).serialized(), "\(entry)")
+      let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+      let expected = try JSONSerialization.data(
+        withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+      #expect(text == String(decoding: expected, as: UTF8.self) + "\n", "\(entry)")
+    }
+  }
+
+  /// The imageset's `Contents.json` as an ``XcodeJSON`` tree, built the plain way (the writer's
+  /// first form): the reference the direct writer is compared with.
+  static func imageSetTree(_ entry: ImageSetEntry) -> XcodeJSON {
+    func slot(_ filename: String?, scale: Int?, dark: Bool) -> XcodeJSON {
+      var members: XcodeJSON.Object = ["idiom": "universal"]
+      if let scale { members["scale"] = .string("\(scale)x") }
+      if let filename { members["filename"] = .string(filename) }
+      if dark { members["appearances"] = CatalogContents.darkAppearances }
+      return .object(members)
+    }
+    var images: [XcodeJSON] = []
+    if let single = entry.files[ImageSetEntry.singleScale] {
+      images.append(slot(single, scale: nil, dark: false))
+      if let dark = entry.darkFiles[ImageSetEntry.singleScale] {
+        images.append(slot(dark, scale: nil, dark: true))
+      }
+    } else {
+      for scale in CatalogContents.scales {
+        images.append(slot(entry.files[scale], scale: scale, dark: false))
+        if !entry.darkFiles.isEmpty {
+          images.append(slot(entry.darkFiles[scale], scale: scale, dark: true))
+        }
+      }
+    }
+    var members: XcodeJSON.Object = ["images": .array(images), "info": CatalogContents.info]
+    var properties: XcodeJSON.Object = [:]
+    if let type = entry.compressionType { properties["compression-type"] = .string(type) }
+    if entry.preservesVectorRepresentation { properties["preserves-vector-representation"] = true }
+    if let intent = entry.templateRenderingIntent {
+      properties["template-rendering-intent"] = .string(intent)
+    }
+    if properties != [:] { members["properties"] = .object(properties) }
+    return .object(members)
+  }
+
   @Test func emptyContainersHaveABlankLine() {
     let value: XcodeJSON = ["images": [], "properties": .object([:])]
     #expect(value.serialized() == "{\n  \"images\" : [\n\n  ],\n  \"properties\" : {\n\n  }\n}\n")
+  }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing case can be replayed.
+struct SeededRandom: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }

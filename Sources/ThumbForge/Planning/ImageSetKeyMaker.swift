@@ -1,5 +1,3 @@
-internal import Foundation
-
 /// Derives the cache keys of a source's imagesets from the whole planned values — the resolved
 /// recipes, every planned output, the exact `Contents.json` texts and the notes the manifest
 /// records — so that any change which could alter a written byte changes the key. Nothing is
@@ -14,34 +12,24 @@ internal import Foundation
 final class ImageSetKeyMaker {
   /// The tool and library versions and settings that apply to every imageset.
   let header: String
-  private let encoder: JSONEncoder
+  private let encoder = CanonicalEncoder()
 
   init(header: String) {
     self.header = header
-    encoder = JSONEncoder()
-    // Sorted keys make the encoding canonical: equal values, equal bytes.
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(
-      positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
   }
 
   /// The imagesets of one job with their keys: each is the hash of the job's whole plan
   /// (their own keys left out) and the imageset's folder.
   func keyed(_ sets: [PlannedImageSet]) -> [PlannedImageSet] {
-    let unkeyed = sets.map { set in
-      var set = set
-      set.key = ""
-      return set
+    var sets = sets
+    for index in sets.indices where !sets[index].key.isEmpty { sets[index].key = "" }
+    encoder.reset()
+    encoder.append(header)
+    encoder.append(sets)
+    let job = ContentHash.of(encoder.bytes)
+    for index in sets.indices {
+      sets[index].key = ContentHash.of(string: job + "\n" + sets[index].folder)
     }
-    // Plain values with every number encodable: cannot fail. Were it to, the imagesets
-    // would be stale on every run rather than ever wrongly up to date.
-    let job =
-      (try? encoder.encode(unkeyed)).map { ContentHash.of(Data(header.utf8) + $0) }
-      ?? UUID().uuidString
-    return unkeyed.map { set in
-      var set = set
-      set.key = ContentHash.of(string: job + "\n" + set.folder)
-      return set
-    }
+    return sets
   }
 }

@@ -1,29 +1,30 @@
-public import Vips
+internal import Vips
 
 /// Turns assets and configuration into a ``BuildPlan``. Pure: no I/O, no libvips calls.
-public struct Planner: Sendable {
-  public var config: Config
+struct Planner: Sendable {
+  var config: Config
   /// libvips version (part of every recipe hash: a new libvips may change pixels).
-  public var vipsVersion: String
+  var vipsVersion: String
   /// Formats this libvips can write.
-  public var savableFormats: Set<ImageFormat>
+  var savableFormats: Set<ImageFormat>
 
-  public init(config: Config, vipsVersion: String, savableFormats: Set<ImageFormat>) {
+  init(config: Config, vipsVersion: String, savableFormats: Set<ImageFormat>) {
     self.config = config
     self.vipsVersion = vipsVersion
     self.savableFormats = savableFormats
   }
 
-  public func plan(_ sources: [AssetSource]) -> BuildPlan {
-    var jobs: [Job] = []
+  /// Plans every source: which imagesets it gets (names checked for clashes, one source at a
+  /// time, in name order), then each imageset's outputs and keys (sources in parallel: each
+  /// depends only on its own masters and recipes).
+  func plan(_ sources: [AssetSource]) -> BuildPlan {
+    var chosen: [ChosenSets] = []
     var problems: [Problem] = []
     var claimed: [String: String] = [:]  // lookup name → source that claimed it
     let globs = config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } }
-    let keys = ImageSetKeyMaker(header: keyHeader)
     for source in sources.sorted(by: { $0.qualifiedName < $1.qualifiedName }) {
-      let names = recipeNames(for: source, globs: globs)
-      var sets: [PlannedImageSet] = []
-      for name in names {
+      var sets: [(recipe: Recipe, name: String)] = []
+      for name in recipeNames(for: source, globs: globs) {
         guard let recipe = config.recipes[name] else { continue }
         let setName = config.imageSetName(asset: source.name, recipe: name)
         let lookup =
@@ -48,9 +49,17 @@ public struct Planner: Sendable {
               reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
           continue
         }
-        sets.append(imageSet(source: source, recipe: recipe, name: setName))
+        sets.append((recipe, setName))
       }
-      if !sets.isEmpty { jobs.append(Job(source: source, imageSets: keys.keyed(sets))) }
+      if !sets.isEmpty { chosen.append(ChosenSets(source: source, sets: sets)) }
+    }
+    let jobs = ParallelMap.map(chosen) { keys, item in
+      Job(
+        source: item.source,
+        imageSets: keys.keyed(
+          item.sets.map { imageSet(source: item.source, recipe: $0.recipe, name: $0.name) }))
+    } makingState: {
+      ImageSetKeyMaker(header: keyHeader)
     }
     return BuildPlan(jobs: jobs, problems: problems.sorted())
   }
@@ -104,4 +113,10 @@ public struct Planner: Sendable {
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
     return set
   }
+}
+
+/// A source and the imagesets planning gives it (before their outputs are planned).
+private struct ChosenSets: Sendable {
+  var source: AssetSource
+  var sets: [(recipe: Recipe, name: String)]
 }

@@ -1,0 +1,30 @@
+internal import Foundation
+
+/// Maps an array on every core, in contiguous chunks, keeping the order; each chunk gets its
+/// own `State` (e.g. a reusable encoder). For pure work of many small items, like planning.
+enum ParallelMap {
+  static func map<Item: Sendable, Result: Sendable, State>(
+    _ items: [Item], _ transform: @escaping @Sendable (inout State, Item) -> Result,
+    makingState makeState: @escaping @Sendable () -> State
+  ) -> [Result] {
+    let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let chunks = min(items.count / 256 + 1, cores)
+    if chunks <= 1 {
+      var state = makeState()
+      return items.map { transform(&state, $0) }
+    }
+    let size = (items.count + chunks - 1) / chunks
+    var results = [Result?](repeating: nil, count: items.count)
+    results.withUnsafeMutableBufferPointer { buffer in
+      // Each chunk writes only its own slots of the buffer.
+      nonisolated(unsafe) let output = buffer
+      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        var state = makeState()
+        for index in (chunk * size)..<min(items.count, (chunk + 1) * size) {
+          output[index] = transform(&state, items[index])
+        }
+      }
+    }
+    return results.map { $0! }
+  }
+}

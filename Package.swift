@@ -60,6 +60,8 @@ let package = Package(
     .testTarget(
       name: "ThumbForgeTests",
       dependencies: ["ThumbForge", "Vips", "ThumbForgeTestSupport"],
+      // Reference renders, read through #filePath (Golden), not bundled.
+      exclude: ["Goldens"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "ThumbForgeCLITests",

@@ -117,7 +117,7 @@ struct KillResilienceTests {
     #expect(groups.sorted() == ["Group0", "Group0/Sub", "Group1", "Group1/Sub"])
     let pendingFolders = sets.compactMap { $0["folder"] as? String } + groups
     try FileManager.default.removeItem(at: box.manifest)
-    for name in [".thumbforge-cache.json", ".thumbforge-manifest-cache"] {
+    for name in [".thumbforge-probe-cache", ".thumbforge-manifest-cache"] {
       try? FileManager.default.removeItem(at: box.out.appendingPathComponent(name))
     }
     try JSONSerialization.data(withJSONObject: pendingFolders.sorted()).write(

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import ThumbForge
 import ThumbForgeTestSupport
 import Vips
+
+@testable import ThumbForge
 
 /// `check`'s promise, tested against its ground truth: for single configuration changes (every
 /// recipe key of ``RecipeParameter/all``, two values each, and the top-level settings that

@@ -54,7 +54,7 @@ struct ProbeCacheTests {
     let forced = try BuildEngine(options: options).run()
     #expect(forced.rendered == 4)
     let manifest = try #require(try ManifestStore.read(at: workspace.manifest))
-    let cache = ProbeCache.read(at: workspace.cache)
+    let cache = ProbeCache.read(at: workspace.probeCache)
     let files = manifest.imageSets.flatMap { set in
       set.outputs.map { ($0.path, $0.hash) } + [(set.folder + "/Contents.json", set.contentsHash)]
     }
@@ -67,5 +67,29 @@ struct ProbeCacheTests {
           == FileStamp(byteSize: now.byteSize, modified: now.modified, hash: hash),
         "\(path)")
     }
+  }
+
+  @Test("0.3.0's .thumbforge-cache.json is left by a check and deleted by the next build")
+  func legacyCacheFileIsDeletedByABuild() throws {
+    let harness = try RenderHarness(config: "scales: [2]\nmaster-scale: 2\n")
+    defer { harness.remove() }
+    try harness.add(
+      try VipsImage.solid(width: 16, height: 16, color: [20, 20, 200]), as: "Blue.png",
+      format: .png)
+    var options = BuildOptions(folder: harness.folder)
+    options.jobs = 1
+    let workspace = try BuildEngine(options: options).workspace
+    _ = try BuildEngine(options: options).run()
+    let legacy = workspace.probeCache.deletingLastPathComponent()
+      .appendingPathComponent(".thumbforge-cache.json")
+    try Data("thumbforge-cache 2\n".utf8).write(to: legacy)
+    options.mode = .check
+    _ = try BuildEngine(options: options).run()
+    #expect(FileManager.default.fileExists(atPath: legacy.path))
+    options.mode = .build
+    let rebuilt = try BuildEngine(options: options).run()
+    #expect(rebuilt.rendered == 0)
+    #expect(!FileManager.default.fileExists(atPath: legacy.path))
+    #expect(FileManager.default.fileExists(atPath: workspace.probeCache.path))
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ThumbForge
+
+@testable import ThumbForge
 
 /// The recipe key table is the single definition: it covers every field, accepts and refuses
 /// keys by kind, and the README shows exactly what it says.

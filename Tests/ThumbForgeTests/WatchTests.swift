@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import ThumbForge
 import Vips
+
+@testable import ThumbForge
 
 /// `build --watch`, in the core: one build at once, another after each change, none without.
 @Suite("Watch")

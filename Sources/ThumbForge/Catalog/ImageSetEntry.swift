@@ -7,25 +7,25 @@
 ///   files: [2: "Austria@2x.png", 3: "Austria@3x.png"])
 /// flag.folderPath  // "Flags/Austria.imageset"
 /// ```
-public struct ImageSetEntry: Sendable, Equatable, Codable {
+struct ImageSetEntry: Sendable, Equatable, Codable {
   /// Group folder names from the catalog root down to the image set; empty at the root.
-  public var group: [String]
+  var group: [String]
   /// The image set's folder name without the `.imageset` extension.
-  public var name: String
+  var name: String
   /// File names of the universal (any appearance) images by scale: 1, 2 or 3.
-  public var files: [Int: String]
+  var files: [Int: String]
   /// File names of the dark-appearance images by scale (Xcode's `luminosity` / `dark`).
-  public var darkFiles: [Int: String]
+  var darkFiles: [Int: String]
   /// `"original"` or `"template"`; `nil` lets the system decide (Xcode's "Default").
-  public var templateRenderingIntent: String?
+  var templateRenderingIntent: String?
   /// Whether a PDF or SVG image keeps its vector data at run time.
-  public var preservesVectorRepresentation: Bool
+  var preservesVectorRepresentation: Bool
   /// Xcode's compression setting, such as `"lossless"`, `"lossy"`, `"gpu-optimized-best"` or
   /// `"gpu-optimized-smallest"`; `nil` inherits the setting of the enclosing group or catalog.
-  public var compressionType: String?
+  var compressionType: String?
 
   /// Creates an image-set description; only the location and the files are required.
-  public init(
+  init(
     group: [String] = [],
     name: String,
     files: [Int: String],
@@ -44,10 +44,10 @@ public struct ImageSetEntry: Sendable, Equatable, Codable {
   }
 
   /// The key of `files` for a single-scale image (a vector master kept as PDF or SVG).
-  public static let singleScale = 0
+  static let singleScale = 0
 
   /// The folder's path inside the catalog, e.g. `"Flags/Austria.imageset"`.
-  public var folderPath: String {
+  var folderPath: String {
     (group + [name + ".imageset"]).joined(separator: "/")
   }
 }

@@ -17,7 +17,7 @@
 ///   }
 /// }
 /// ```
-public enum SwiftAccessorGenerator {
+enum SwiftAccessorGenerator {
   /// The source text of the accessor file.
   ///
   /// - Parameters:
@@ -27,7 +27,7 @@ public enum SwiftAccessorGenerator {
   ///     `provides-namespace`; their names prefix the asset names, as Xcode looks them up.
   /// - Returns: Swift source ending in a newline. Colliding identifiers in one enum are numbered
   ///   (`flag`, `flag2`, …) in the order of the names they came from.
-  public static func generate(
+  static func generate(
     entries: [ImageSetEntry], enumName: String = "Asset", namespacedGroups: Set<[String]>
   ) -> String {
     var root = Scope()
@@ -44,7 +44,7 @@ public enum SwiftAccessorGenerator {
 
   /// The name Xcode looks an image set up by: its name, prefixed by every enclosing group that
   /// provides a namespace (`"Flags/United States"`).
-  public static func lookupName(
+  static func lookupName(
     of entry: ImageSetEntry, namespacedGroups: Set<[String]>
   ) -> String {
     let namespaces = entry.group.indices.filter {

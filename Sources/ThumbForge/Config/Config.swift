@@ -53,14 +53,3 @@ public struct Config: Sendable, Equatable {
     return named.replacing("{recipe}", with: recipe)
   }
 }
-
-/// Maps a glob over asset-folder-relative paths to recipe names.
-public struct Rule: Sendable, Equatable {
-  public var match: String
-  public var recipes: [String]
-
-  public init(match: String, recipes: [String]) {
-    self.match = match
-    self.recipes = recipes
-  }
-}

@@ -1,14 +1,14 @@
-public import Foundation
+internal import Foundation
 internal import Yams
 
 /// Reads `thumbforge.yml` (or `.json`) into a ``Config``, rejecting unknown keys, wrong
 /// types and impossible values with the file, line and key.
-public enum ConfigLoader {
+enum ConfigLoader {
   /// The configuration file names looked for at the asset folder's root, in order.
-  public static let fileNames = ["thumbforge.yml", "thumbforge.yaml", "thumbforge.json"]
+  static let fileNames = ["thumbforge.yml", "thumbforge.yaml", "thumbforge.json"]
 
   /// Finds and parses the configuration of `folder`; defaults when there is none.
-  public static func load(folder: URL, explicit: URL? = nil) throws(ConfigError) -> (Config, URL?) {
+  static func load(folder: URL, explicit: URL? = nil) throws(ConfigError) -> (Config, URL?) {
     let candidates = explicit.map { [$0] } ?? fileNames.map { folder.appendingPathComponent($0) }
     for url in candidates where FileManager.default.fileExists(atPath: url.path) {
       guard let data = FileManager.default.contents(atPath: url.path),
@@ -29,7 +29,7 @@ public enum ConfigLoader {
   }
 
   /// Parses configuration text.
-  public static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
+  static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
     let root: Node?
     do {
       root = try Yams.compose(yaml: text)

@@ -1,8 +1,8 @@
 /// The README's configuration reference, generated from ``Setting/all`` and
 /// ``RecipeParameter/all`` (a test keeps the README equal to it).
-public enum ConfigReference {
+enum ConfigReference {
   /// The top-level keys: every setting, then every recipe default.
-  public static func settingsTable() -> String {
+  static func settingsTable() -> String {
     var lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
     for setting in Setting.all {
       lines.append(
@@ -21,7 +21,7 @@ public enum ConfigReference {
   }
 
   /// The recipe keys: the kinds that accept each, its default per kind, and what it changes.
-  public static func recipeTable() -> String {
+  static func recipeTable() -> String {
     var lines = [
       "| key | kinds | type | default | changes | meaning |", "|---|---|---|---|---|---|",
       "| `kind` | new presets | \(RecipeKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: " \\| ")) | — | — | what the recipe makes |",

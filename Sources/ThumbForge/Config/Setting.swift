@@ -5,15 +5,15 @@ internal import Vips
 ///
 /// ``all`` and ``RecipeParameter/all`` together are the whole key reference: the reader
 /// accepts exactly their keys, and the README's tables are generated from them.
-public struct Setting: Sendable {
+struct Setting: Sendable {
   /// The key in `thumbforge.yml`.
-  public let key: String
+  let key: String
   /// The type and range in words.
-  public let typeSummary: String
+  let typeSummary: String
   /// The default, as written in the file (or in words).
-  public let defaultText: String
+  let defaultText: String
   /// What the key means, one sentence.
-  public let summary: String
+  let summary: String
   /// Reads the value into a configuration; `nil` for the structure (`rules`, `recipes`,
   /// `default-recipes`) that ``ConfigReader`` reads once every default is known.
   let read: (@Sendable (ConfigNode, inout Config) throws(ConfigError) -> Void)?
@@ -47,7 +47,7 @@ public struct Setting: Sendable {
 
 extension Setting {
   /// The table of top-level keys, in the order the README lists them.
-  public static let all: [Setting] = [
+  static let all: [Setting] = [
     Setting(
       "output", type: ConfigValue<String>.text.summary, default: Config().output,
       "The catalog to write, relative to the asset folder; must be outside it."

@@ -1,8 +1,8 @@
 /// Groups probed masters into assets by name and folder, and finds conflicts.
-public enum AssetGrouper {
+enum AssetGrouper {
   /// Builds assets from probed masters. Two masters for one slot, or masters whose point
   /// sizes disagree, are problems naming both files; such an asset is left out.
-  public static func group(_ masters: [Master], darkSuffix: String = "~dark")
+  static func group(_ masters: [Master], darkSuffix: String = "~dark")
     -> (assets: [AssetSource], problems: [Problem])
   {
     var buckets: [String: (group: [String], name: String, masters: [Master])] = [:]

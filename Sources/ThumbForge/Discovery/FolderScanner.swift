@@ -1,18 +1,9 @@
-public import Foundation
-
-/// A file found by ``FolderScanner``.
-public struct ScannedFile: Hashable, Sendable {
-  /// `/`-separated path relative to the scanned folder.
-  public var relativePath: String
-  public var byteSize: Int
-  /// Modification time in nanoseconds since 1970 (for the probe cache only).
-  public var modified: Int64
-}
+internal import Foundation
 
 /// Walks an asset folder: hidden entries, the catalog and the configuration are skipped;
 /// unreadable folders and symlink loops are reported, not fatal.
-public enum FolderScanner {
-  public static func scan(folder: URL, skipping skipped: Set<String> = [])
+enum FolderScanner {
+  static func scan(folder: URL, skipping skipped: Set<String> = [])
     -> (files: [ScannedFile], problems: [Problem])
   {
     var files: [ScannedFile] = []

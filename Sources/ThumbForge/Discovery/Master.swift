@@ -39,24 +39,3 @@ public struct Master: Hashable, Sendable, Codable {
       width: Double(pixelSize.width) / divisor, height: Double(pixelSize.height) / divisor)
   }
 }
-
-/// An asset: every master that shares one name in one group.
-public struct AssetSource: Hashable, Sendable {
-  /// Group folders from the asset folder's root.
-  public var group: [String]
-  public var name: String
-  /// Light (any-appearance) masters.
-  public var masters: [Master]
-  /// Dark-appearance masters (`~dark`).
-  public var darkMasters: [Master]
-
-  public init(group: [String], name: String, masters: [Master], darkMasters: [Master] = []) {
-    self.group = group
-    self.name = name
-    self.masters = masters
-    self.darkMasters = darkMasters
-  }
-
-  /// `Group/Sub/Name`.
-  public var qualifiedName: String { (group + [name]).joined(separator: "/") }
-}

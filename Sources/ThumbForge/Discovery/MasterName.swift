@@ -1,23 +1,23 @@
 /// What a master's file name says: asset name, scale suffix, dark appearance, type.
-public struct MasterName: Hashable, Sendable {
+struct MasterName: Hashable, Sendable {
   /// Raster image extensions ThumbForge reads.
-  public static let rasterExtensions: Set<String> = [
+  static let rasterExtensions: Set<String> = [
     "png", "jpg", "jpeg", "webp", "heic", "heif", "avif", "tif", "tiff", "gif",
   ]
   /// Vector master extensions (rendered, never resampled).
-  public static let vectorExtensions: Set<String> = ["svg", "pdf"]
+  static let vectorExtensions: Set<String> = ["svg", "pdf"]
 
-  public var asset: String
+  var asset: String
   /// The `@Nx` suffix, if any.
-  public var scale: Int?
-  public var isDark: Bool
-  public var isVector: Bool
+  var scale: Int?
+  var isDark: Bool
+  var isVector: Bool
   /// The lowercased extension.
-  public var fileExtension: String
+  var fileExtension: String
 
   /// Parses `United States@3x.png`, `Logo~dark@2x.png`, `Mountain.svg`; nil for files that
   /// are not image masters by their extension.
-  public init?(fileName: String, darkSuffix: String = "~dark") {
+  init?(fileName: String, darkSuffix: String = "~dark") {
     guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
     let ext = fileName[fileName.index(after: dot)...].lowercased()
     guard Self.rasterExtensions.contains(ext) || Self.vectorExtensions.contains(ext) else {

@@ -1,22 +1,11 @@
-public import Foundation
+internal import Foundation
 internal import Vips
-
-/// What probing a file found: its header facts and hash.
-public struct ProbeResult: Hashable, Sendable, Codable {
-  public var byteSize: Int
-  public var modified: Int64
-  public var hash: String
-  public var width: Int
-  public var height: Int
-  public var hasAlpha: Bool
-  public var isPlainSRGB: Bool
-}
 
 /// Reads headers (no pixels) and hashes of masters, reusing earlier results for files whose
 /// size and modification time did not change.
-public enum MasterProbe {
+enum MasterProbe {
   /// Probes one file; throws a ``Problem`` with a plain-words reason.
-  public static func probe(
+  static func probe(
     file: ScannedFile, folder: URL, limitInputPixels: Int, cached: ProbeResult?
   ) -> Result<ProbeResult, Problem> {
     if let reused = reuse(cached, file: file, limitInputPixels: limitInputPixels) {
@@ -53,7 +42,7 @@ public enum MasterProbe {
 
   /// The outcome from an earlier result alone, without touching the file; nil when there is
   /// none or the file's size or modification time changed since.
-  public static func reuse(_ cached: ProbeResult?, file: ScannedFile, limitInputPixels: Int)
+  static func reuse(_ cached: ProbeResult?, file: ScannedFile, limitInputPixels: Int)
     -> Result<ProbeResult, Problem>?
   {
     guard let cached, cached.byteSize == file.byteSize, cached.modified == file.modified else {

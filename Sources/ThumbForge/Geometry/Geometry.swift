@@ -1,20 +1,20 @@
 internal import Vips
 
 /// Pure fit/fill arithmetic shared by the recipes (SwiftUI `scaledToFit` / `scaledToFill`).
-public enum Geometry {
+enum Geometry {
   /// The factor that fits `source` inside `box` keeping aspect ratio.
-  public static func fitScale(_ source: PixelSize, into box: PixelSize) -> Double {
+  static func fitScale(_ source: PixelSize, into box: PixelSize) -> Double {
     min(Double(box.width) / Double(source.width), Double(box.height) / Double(source.height))
   }
 
   /// The factor that makes `source` cover `box` keeping aspect ratio.
-  public static func fillScale(_ source: PixelSize, covering box: PixelSize) -> Double {
+  static func fillScale(_ source: PixelSize, covering box: PixelSize) -> Double {
     max(Double(box.width) / Double(source.width), Double(box.height) / Double(source.height))
   }
 
   /// The size of `source` scaled to fit `box`: never larger than the box, touching it on
   /// at least one axis.
-  public static func fitSize(_ source: PixelSize, into box: PixelSize) -> PixelSize {
+  static func fitSize(_ source: PixelSize, into box: PixelSize) -> PixelSize {
     let scale = fitScale(source, into: box)
     let width = Double(source.width) * scale
     let height = Double(source.height) * scale
@@ -26,7 +26,7 @@ public enum Geometry {
 
   /// The size of `source` scaled to cover `box`: at least the box on both axes, equal on
   /// at least one.
-  public static func fillSize(_ source: PixelSize, covering box: PixelSize) -> PixelSize {
+  static func fillSize(_ source: PixelSize, covering box: PixelSize) -> PixelSize {
     let scale = fillScale(source, covering: box)
     return PixelSize(
       width: max(box.width, Int((Double(source.width) * scale).rounded())),
@@ -35,7 +35,7 @@ public enum Geometry {
 
   /// The `box`-sized rectangle to keep from an image of size `scaled`, placed by `gravity`
   /// (smart gravities fall back to the centre here; libvips decides those from pixels).
-  public static func cropRect(_ scaled: PixelSize, to box: PixelSize, gravity: Gravity)
+  static func cropRect(_ scaled: PixelSize, to box: PixelSize, gravity: Gravity)
     -> PixelRect
   {
     let spareX = max(0, scaled.width - box.width)
@@ -59,7 +59,7 @@ public enum Geometry {
   /// The largest JPEG shrink-on-load factor (1, 2, 4, 8) that still leaves at least
   /// `needed` pixels on both axes: ``MasterImage/jpegShrink(source:needed:)``, which
   /// ``MasterImage`` applies when it opens a JPEG.
-  public static func shrinkOnLoadFactor(source: PixelSize, needed: PixelSize) -> Int {
+  static func shrinkOnLoadFactor(source: PixelSize, needed: PixelSize) -> Int {
     MasterImage.jpegShrink(
       source: (source.width, source.height), needed: (needed.width, needed.height))
   }

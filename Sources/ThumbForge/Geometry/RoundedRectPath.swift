@@ -1,11 +1,11 @@
 /// SVG path data for rounded rectangles, circular or continuous (squircle-like) corners.
-public enum RoundedRectPath {
+enum RoundedRectPath {
   /// How far a continuous corner's curve reaches along each edge, in radii (the value
   /// measured from iOS's continuous corner curve).
   static let continuousReach = 1.528665
 
   /// Path data for a rectangle at (`x`, `y`) of `width` × `height` with corner `radius`.
-  public static func svg(
+  static func svg(
     x: Double, y: Double, width: Double, height: Double, radius: Double, style: CornerStyle
   ) -> String {
     let short = min(width, height)

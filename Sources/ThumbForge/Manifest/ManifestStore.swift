@@ -1,23 +1,23 @@
-public import Foundation
+internal import Foundation
 
 /// Reads and writes manifests: sorted keys, pretty-printed, atomic.
-public enum ManifestStore {
+enum ManifestStore {
   /// The JSON bytes of a manifest (deterministic).
-  public static func encode(_ manifest: Manifest) throws -> [UInt8] {
+  static func encode(_ manifest: Manifest) throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     return Array(try encoder.encode(manifest)) + [UInt8(ascii: "\n")]
   }
 
   /// Reads a manifest; nil when there is none. Throws when one exists but is unreadable.
-  public static func read(at url: URL) throws -> Manifest? {
+  static func read(at url: URL) throws -> Manifest? {
     guard FileManager.default.fileExists(atPath: url.path) else { return nil }
     let data = try Data(contentsOf: url)
     let manifest = try JSONDecoder().decode(Manifest.self, from: data)
     return manifest
   }
 
-  public static func write(_ manifest: Manifest, to url: URL) throws {
+  static func write(_ manifest: Manifest, to url: URL) throws {
     try AtomicFile.write(encode(manifest), to: url.path)
   }
 }

@@ -1,21 +1,21 @@
-public import Foundation
+internal import Foundation
 internal import Glibc
 
 /// Remembered file facts keyed by path, reused while size and modification time match, so
 /// a no-change rebuild neither decodes headers nor hashes files. A cache only: deleting it
 /// is always safe. Stored as tab-separated lines: it is read on every run, and a line
 /// format parses many times faster than JSON for tens of thousands of entries.
-public struct ProbeCache: Sendable, Equatable {
+struct ProbeCache: Sendable, Equatable {
   static let header = "thumbforge-cache 2"
 
   /// Masters, by asset-folder-relative path.
-  public var sources: [String: ProbeResult] = [:]
+  var sources: [String: ProbeResult] = [:]
   /// Outputs, by catalog-relative path: size, mtime and hash.
-  public var outputs: [String: FileStamp] = [:]
+  var outputs: [String: FileStamp] = [:]
 
-  public init() {}
+  init() {}
 
-  public static func read(at url: URL) -> ProbeCache {
+  static func read(at url: URL) -> ProbeCache {
     guard let data = FileManager.default.contents(atPath: url.path) else { return ProbeCache() }
     return data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
   }
@@ -60,7 +60,7 @@ public struct ProbeCache: Sendable, Equatable {
     return cache
   }
 
-  public func write(to url: URL) throws {
+  func write(to url: URL) throws {
     var text = Self.header + "\n"
     for (path, item) in sources.sorted(by: { $0.key < $1.key }) where Self.storable(path) {
       text += "S\t\(path)\t\(item.byteSize)\t\(item.modified)\t\(item.hash)\t\(item.width)\t"
@@ -76,30 +76,5 @@ public struct ProbeCache: Sendable, Equatable {
   /// Paths with tabs or line breaks are simply not cached.
   private static func storable(_ path: String) -> Bool {
     !path.contains("\t") && !path.contains("\n")
-  }
-}
-
-/// Size, modification time and hash of a file on disk.
-public struct FileStamp: Codable, Sendable, Equatable {
-  public var byteSize: Int
-  public var modified: Int64
-  public var hash: String
-
-  /// Reads size and mtime (nil when the file is missing).
-  public static func current(at path: String) -> (byteSize: Int, modified: Int64)? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return facts(info)
-  }
-
-  /// Reads size and mtime of a file in `folder` (nil when the file is missing).
-  static func current(at relativePath: String, in folder: OpenFolder) -> (
-    byteSize: Int, modified: Int64
-  )? {
-    folder.info(of: relativePath).map(facts)
-  }
-
-  private static func facts(_ info: stat) -> (byteSize: Int, modified: Int64) {
-    (Int(info.st_size), info.st_mtim.nanoseconds)
   }
 }

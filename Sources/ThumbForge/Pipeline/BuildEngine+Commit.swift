@@ -109,6 +109,7 @@ extension BuildEngine {
         }
       }
     }
-    if cache != original { try? cache.write(to: workspace.cache) }
+    if cache != original { try? cache.write(to: workspace.probeCache) }
+    try? FileManager.default.removeItem(at: workspace.legacyProbeCache)
   }
 }

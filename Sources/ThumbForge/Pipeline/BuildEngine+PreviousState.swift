@@ -14,7 +14,7 @@ extension BuildEngine {
   /// Stage 1: starts loading what the last run left, and removes the temporary files of a
   /// run that was killed (except in `check`, which writes nothing).
   func loadPreviousState() throws(ConfigError) -> PreviousState {
-    let probeCache = BackgroundTask { [workspace] in ProbeCache.read(at: workspace.cache) }
+    let probeCache = BackgroundTask { [workspace] in ProbeCache.read(at: workspace.probeCache) }
     let build = BackgroundTask { [workspace] () throws(ConfigError) in
       try PreviousBuild.load(workspace)
     }

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import Synchronization
 internal import Vips
 
@@ -29,7 +29,7 @@ public struct BuildEngine: Sendable {
   /// Discovers and plans without rendering (for `--dry-run`).
   public func plan() -> BuildPlan {
     configureVips()
-    let cache = ProbeCache.read(at: workspace.cache)
+    let cache = ProbeCache.read(at: workspace.probeCache)
     let found = SourceDiscovery.discover(workspace, cache: cache, width: width)
     var plan = planner().plan(found.sources)
     plan.problems = (found.problems + plan.problems).sorted()

@@ -1,10 +1,10 @@
 internal import Foundation
 
 /// A cheap fingerprint of an asset folder (paths, sizes, modification times) for `--watch`.
-public struct FolderSignature: Equatable, Sendable {
+struct FolderSignature: Equatable, Sendable {
   let files: [String: Int64]
 
-  public static func of(_ workspace: Workspace) -> FolderSignature {
+  static func of(_ workspace: Workspace) -> FolderSignature {
     let scan = FolderScanner.scan(folder: workspace.folder, skipping: workspace.skippedPaths)
     var files: [String: Int64] = [:]
     for file in scan.files { files[file.relativePath] = file.modified ^ Int64(file.byteSize) }

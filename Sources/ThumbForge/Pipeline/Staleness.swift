@@ -59,10 +59,10 @@ struct Staleness {
     }
   }
 
+  /// Decides every planned imageset, then sorts the previous build's other imagesets into
+  /// orphans and kept ones, and checks the owned group folders and `regenerate`'s patterns.
   func evaluate(plan: BuildPlan, unusable: Set<String>) -> Outcome {
     var outcome = Outcome()
-    var planned = Set<String>()
-    let catalog = workspace.catalog.path
     outcome.stamps.reserveCapacity(previous.values.reduce(0) { $0 + $1.outputs.count + 1 })
     for (index, job) in plan.jobs.enumerated() {
       let sources = (job.source.masters + job.source.darkMasters).map {
@@ -70,66 +70,17 @@ struct Staleness {
       }
       .sorted { $0.path < $1.path }
       let selected = selects(job)
-      let forced: Bool
-      switch mode {
-      case .force: forced = true
-      case .regenerate: forced = selected
-      case .build, .check: forced = false
-      }
       for set in job.imageSets {
-        planned.insert(set.folder)
-        guard let entry = previous[set.folder] else {
-          let exists = FileManager.default.fileExists(atPath: catalog + "/" + set.folder)
-          if exists && !adopt && !pending.contains(set.folder) {
-            outcome.foreign.append(
-              Problem(
-                path: set.folder,
-                reason:
-                  "exists in the catalog but was not made by ThumbForge; not overwritten (remove or rename it, or run with --adopt)"
-              ))
-            continue
-          }
-          if selected {
-            outcome.toRender.append(
-              Decision(
-                jobIndex: index, set: set,
-                reasons: [StaleItem(kind: .missing, path: set.folder, detail: "not built yet")]))
-          }
-          continue
-        }
-        var reasons: [StaleItem] = []
-        if forced { reasons.append(StaleItem(kind: .stale, path: set.folder, detail: "forced")) }
-        if entry.recipeHash != set.key {
-          reasons.append(
-            StaleItem(
-              kind: .stale, path: set.folder,
-              detail: "recipe, configuration or tool version changed"))
-        }
-        if entry.sources != sources {
-          let changed = sources.filter { !entry.sources.contains($0) }.map(\.path)
-          let detail =
-            changed.isEmpty
-            ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
-          reasons.append(StaleItem(kind: .stale, path: set.folder, detail: detail))
-        }
-        reasons += fileDifferences(entry, in: catalog, stamps: &outcome.stamps)
-        if reasons.isEmpty {
-          outcome.upToDate.append((index, set, entry))
-        } else if !selected {
-          outcome.kept.append(entry)  // regenerate leaves the other assets as they are
-        } else {
-          outcome.toRender.append(Decision(jobIndex: index, set: set, reasons: reasons))
-        }
+        judge(set, jobIndex: index, sources: sources, selected: selected, into: &outcome)
       }
     }
+    let planned = Set(plan.jobs.lazy.flatMap { $0.imageSets.map(\.folder) })
     for entry in previous.values.filter({ !planned.contains($0.folder) })
       .sorted(by: { $0.folder < $1.folder })
     {
-      let present = entry.sources.contains { source in
-        unusable.contains(source.path)
-      }
       // A source that still exists but failed to load this run keeps its old outputs, and
       // regenerate removes nothing.
+      let present = entry.sources.contains { unusable.contains($0.path) }
       if present || mode.isRegenerate {
         outcome.kept.append(entry)
       } else {
@@ -137,13 +88,64 @@ struct Staleness {
       }
     }
     outcome.groups = groupDifferences(plan: plan)
-    for (pattern, glob) in zip(mode.patterns, selection)
-    where !plan.jobs.contains(where: {
-      glob.matches($0.source.qualifiedName) || glob.matches($0.source.name)
-    }) {
-      outcome.unmatched.append(Problem(path: pattern, reason: "no asset matches this name"))
-    }
+    outcome.unmatched = unmatchedPatterns(plan: plan)
     return outcome
+  }
+
+  /// One planned imageset: not ours (foreign), new, up to date, kept (not selected by
+  /// `regenerate`) or to render, with the reasons.
+  private func judge(
+    _ set: PlannedImageSet, jobIndex: Int, sources: [ManifestSource], selected: Bool,
+    into outcome: inout Outcome
+  ) {
+    guard let entry = previous[set.folder] else {
+      let exists = FileManager.default.fileExists(atPath: workspace.catalog.path + "/" + set.folder)
+      if exists && !adopt && !pending.contains(set.folder) {
+        outcome.foreign.append(
+          Problem(
+            path: set.folder,
+            reason:
+              "exists in the catalog but was not made by ThumbForge; not overwritten (remove or rename it, or run with --adopt)"
+          ))
+      } else if selected {
+        outcome.toRender.append(
+          Decision(
+            jobIndex: jobIndex, set: set,
+            reasons: [StaleItem(kind: .missing, path: set.folder, detail: "not built yet")]))
+      }
+      return
+    }
+    var reasons: [StaleItem] = []
+    let forced = mode == .force || (mode.isRegenerate && selected)
+    if forced { reasons.append(StaleItem(kind: .stale, path: set.folder, detail: "forced")) }
+    if entry.recipeHash != set.key {
+      reasons.append(
+        StaleItem(
+          kind: .stale, path: set.folder, detail: "recipe, configuration or tool version changed"))
+    }
+    if entry.sources != sources {
+      let changed = sources.filter { !entry.sources.contains($0) }.map(\.path)
+      let detail =
+        changed.isEmpty
+        ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
+      reasons.append(StaleItem(kind: .stale, path: set.folder, detail: detail))
+    }
+    reasons += fileDifferences(entry, in: workspace.catalog.path, stamps: &outcome.stamps)
+    if reasons.isEmpty {
+      outcome.upToDate.append((jobIndex, set, entry))
+    } else if !selected {
+      outcome.kept.append(entry)  // regenerate leaves the other assets as they are
+    } else {
+      outcome.toRender.append(Decision(jobIndex: jobIndex, set: set, reasons: reasons))
+    }
+  }
+
+  /// `regenerate` patterns that match no asset of the plan.
+  private func unmatchedPatterns(plan: BuildPlan) -> [Problem] {
+    zip(mode.patterns, selection).compactMap { pattern, glob in
+      plan.jobs.contains { glob.matches($0.source.qualifiedName) || glob.matches($0.source.name) }
+        ? nil : Problem(path: pattern, reason: "no asset matches this name")
+    }
   }
 
   /// Owned group folders of the plan whose `Contents.json` is missing or not what a build

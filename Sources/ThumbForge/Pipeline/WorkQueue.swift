@@ -1,13 +1,5 @@
-public import Foundation
+internal import Foundation
 import Synchronization
-
-/// A flag that stops a ``WorkQueue`` from starting new work (Ctrl-C, SIGTERM).
-public final class CancellationFlag: Sendable {
-  private let flag = Atomic<Bool>(false)
-  public init() {}
-  public func cancel() { flag.store(true, ordering: .relaxed) }
-  public var isCancelled: Bool { flag.load(ordering: .relaxed) }
-}
 
 /// Runs work items on a concurrent Dispatch queue, at most `width` at a time, so memory stays
 /// bounded whatever the number of items. Items already started always finish; items not yet
@@ -16,14 +8,14 @@ public final class CancellationFlag: Sendable {
 /// Failed items can be retried one at a time after the parallel pass (`retrySerially`):
 /// libvips' error buffer is shared by every thread, so two files failing at the same moment
 /// can swap or lose their messages; run alone, each fails for its own reason.
-public struct WorkQueue: Sendable {
-  public let width: Int
+struct WorkQueue: Sendable {
+  let width: Int
 
-  public init(width: Int) {
+  init(width: Int) {
     self.width = max(1, width)
   }
 
-  public func run<Item: Sendable, Result: Sendable>(
+  func run<Item: Sendable, Result: Sendable>(
     _ items: [Item], cancellation: CancellationFlag = CancellationFlag(),
     body: @escaping @Sendable (Item) -> Result,
     completed: @escaping @Sendable (Int, Result) -> Void = { _, _ in },

@@ -7,8 +7,9 @@ public struct Workspace: Sendable {
   public var configFile: URL?
   public var catalog: URL
   public var manifest: URL
-  /// File facts cache, beside the manifest.
-  public var cache: URL
+  /// The probe cache (`.thumbforge-probe-cache`, beside the manifest): file facts reused
+  /// while a file's size and modification time match.
+  public var probeCache: URL
   public var swiftFile: URL?
 
   /// Loads the configuration and resolves every path.
@@ -43,18 +44,27 @@ public struct Workspace: Sendable {
       ?? config.swift.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
     return Workspace(
       folder: folder, config: config, configFile: file, catalog: catalog, manifest: manifest,
-      cache: manifest.deletingLastPathComponent().appendingPathComponent(".thumbforge-cache.json"),
+      probeCache: manifest.deletingLastPathComponent().appendingPathComponent(
+        ".thumbforge-probe-cache"),
       swiftFile: swift)
   }
 
-  /// The manifest's line-format copy (see `ManifestCache`), beside the file cache.
+  /// The manifest's line-format copy (see `ManifestCache`), beside the probe cache.
   public var manifestCache: URL {
-    cache.deletingLastPathComponent().appendingPathComponent(".thumbforge-manifest-cache")
+    probeCache.deletingLastPathComponent().appendingPathComponent(".thumbforge-manifest-cache")
+  }
+
+  /// Where 0.3.0 kept the probe cache, under a name that said JSON for a file of
+  /// tab-separated lines; a build (not a check) deletes it.
+  var legacyProbeCache: URL {
+    probeCache.deletingLastPathComponent().appendingPathComponent(".thumbforge-cache.json")
   }
 
   /// Paths the scanner must not read as masters.
   var skippedPaths: Set<String> {
-    var paths: Set<String> = [catalog.path, manifest.path, cache.path, manifestCache.path]
+    var paths: Set<String> = [
+      catalog.path, manifest.path, probeCache.path, manifestCache.path, legacyProbeCache.path,
+    ]
     if let configFile { paths.insert(configFile.standardizedFileURL.path) }
     if let swiftFile { paths.insert(swiftFile.path) }
     return paths

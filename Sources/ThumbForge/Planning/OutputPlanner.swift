@@ -1,4 +1,4 @@
-public import Vips
+internal import Vips
 
 /// Decides one output of one recipe at one scale: which master, which mode, which sizes.
 struct OutputPlanner {

@@ -1,5 +1,5 @@
 /// What a change of a recipe parameter can alter in the catalog.
-public enum RecipeEffect: String, Sendable, CaseIterable {
+enum RecipeEffect: String, Sendable, CaseIterable {
   /// The image files' pixels (and so their bytes), or which files exist.
   case pixels
   /// The image files' bytes but not their pixels (quality, Huffman tables, metadata).
@@ -16,21 +16,21 @@ public enum RecipeEffect: String, Sendable, CaseIterable {
 /// README's key table is generated from it (see ``referenceTable()``). Adding a parameter is
 /// one row here plus its use in planning or rendering. A recipe's cache key is derived from
 /// the whole resolved recipe (see ``Planner``), so no row lists what it affects by hand.
-public struct RecipeParameter: Sendable {
+struct RecipeParameter: Sendable {
   /// The key in `thumbforge.yml`.
-  public let key: String
+  let key: String
   /// The kinds whose recipes accept the key; in others it is an error.
-  public let kinds: Set<RecipeKind>
+  let kinds: Set<RecipeKind>
   /// The kinds for which the same key at the top level of the file sets the default.
-  public let topLevelKinds: Set<RecipeKind>
+  let topLevelKinds: Set<RecipeKind>
   /// What a change of the value can alter.
-  public let effect: RecipeEffect
+  let effect: RecipeEffect
   /// What the key means, one sentence.
-  public let summary: String
+  let summary: String
   /// The type and range in words.
-  public let typeSummary: String
+  let typeSummary: String
   /// The ``Recipe`` field the key sets, as written in Swift (`\Recipe.cornerRadius`).
-  public let fieldName: String
+  let fieldName: String
 
   /// The default for `kind`, as written in the file.
   let defaultText: @Sendable (RecipeKind) -> String

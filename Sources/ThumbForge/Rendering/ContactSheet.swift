@@ -1,10 +1,10 @@
-public import Foundation
+internal import Foundation
 internal import Vips
 
 /// A single picture of every output of a build, labelled, for a person to eyeball a run.
-public enum ContactSheet {
+enum ContactSheet {
   /// Renders the outputs listed in `manifest` (files under `catalog`) into a PNG at `url`.
-  public static func write(manifest: Manifest, catalog: URL, to url: URL, cell: Int = 180) throws {
+  static func write(manifest: Manifest, catalog: URL, to url: URL, cell: Int = 180) throws {
     let outputs = manifest.imageSets.flatMap(\.outputs)
     guard !outputs.isEmpty else { return }
     let checker = try checkerboard(width: cell, height: cell - labelHeight)

@@ -1,19 +1,19 @@
-public import Foundation
-public import Vips
+internal import Foundation
+internal import Vips
 
 /// Renders the outputs of one job, decoding each master once (with shrink-on-load to the
 /// largest size its outputs need) and deriving every output from that one image.
-public struct Renderer: Sendable {
-  public var folder: URL
-  public var failOn: FailOn
+struct Renderer: Sendable {
+  var folder: URL
+  var failOn: FailOn
 
-  public init(folder: URL, failOn: FailOn = .warning) {
+  init(folder: URL, failOn: FailOn = .warning) {
     self.folder = folder
     self.failOn = failOn
   }
 
   /// Renders `outputs` (each with its recipe); failures become problems, others still render.
-  public func render(_ outputs: [(Recipe, PlannedOutput)], masters: [Master]) -> JobResult {
+  func render(_ outputs: [(Recipe, PlannedOutput)], masters: [Master]) -> JobResult {
     var files: [RenderedFile] = []
     var problems: [Problem] = []
     let byPath = Dictionary(masters.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })

@@ -2,9 +2,9 @@ internal import Foundation
 
 /// Writes files by writing a temporary file in the same folder and renaming it into place,
 /// so a reader (or a crash) sees the old file or the new one, never a torn one.
-public enum AtomicFile {
+enum AtomicFile {
   /// The prefix of every temporary file ThumbForge makes; leftovers are swept by the next run.
-  public static let temporaryPrefix = ".thumbforge-tmp-"
+  static let temporaryPrefix = ".thumbforge-tmp-"
 
   /// Writes `bytes` to `path`, creating parent folders.
   ///
@@ -12,7 +12,7 @@ public enum AtomicFile {
   /// and other state a crash must not lose. Catalog images and `Contents.json` are written
   /// without it, since the manifest records each one's hash and the next build re-renders
   /// any file a crash left incomplete; skipping the flush saves a disk round trip per file.
-  public static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true)
+  static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true)
     throws
   {
     let url = URL(fileURLWithPath: path)
@@ -71,7 +71,7 @@ public enum AtomicFile {
   /// Removes temporary files a killed run left in `folder` and its sub-folders (only
   /// directly in `folder` when not `recursive`). Files of a process still running are kept.
   @discardableResult
-  public static func sweep(folder: String, recursive: Bool = true) -> Int {
+  static func sweep(folder: String, recursive: Bool = true) -> Int {
     let names: [String]
     if recursive {
       guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return 0 }

@@ -1,20 +1,20 @@
 internal import Crypto
-public import Foundation
+internal import Foundation
 
 /// SHA-256 content hashes, as lowercase hex.
-public enum ContentHash {
+enum ContentHash {
   /// The hash of some bytes.
-  public static func of(_ bytes: some DataProtocol) -> String {
+  static func of(_ bytes: some DataProtocol) -> String {
     hex(SHA256.hash(data: bytes))
   }
 
   /// The hash of a string's UTF-8 bytes.
-  public static func of(string: String) -> String {
+  static func of(string: String) -> String {
     of(Array(string.utf8))
   }
 
   /// The hash of a file's bytes, read in chunks.
-  public static func ofFile(at path: String) throws -> String {
+  static func ofFile(at path: String) throws -> String {
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
     }

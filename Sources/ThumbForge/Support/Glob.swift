@@ -2,15 +2,15 @@ internal import Foundation
 
 /// A path glob: `*` matches within one folder, `**` across folders, `?` one character,
 /// `{a,b}` alternatives. Matching is against `/`-separated relative paths.
-public struct Glob: Sendable {
-  public struct Invalid: Error, Sendable {
-    public var message: String
+struct Glob: Sendable {
+  struct Invalid: Error, Sendable {
+    var message: String
   }
 
-  public let pattern: String
-  nonisolated(unsafe) private let regex: NSRegularExpression
+  let pattern: String
+  private let regex: NSRegularExpression
 
-  public init(_ pattern: String) throws(Invalid) {
+  init(_ pattern: String) throws(Invalid) {
     self.pattern = pattern
     var out = "^"
     var braceDepth = 0
@@ -55,7 +55,7 @@ public struct Glob: Sendable {
   }
 
   /// Whether `path` (relative, `/`-separated) matches.
-  public func matches(_ path: String) -> Bool {
+  func matches(_ path: String) -> Bool {
     let range = NSRange(path.startIndex..<path.endIndex, in: path)
     return regex.firstMatch(in: path, range: range) != nil
   }

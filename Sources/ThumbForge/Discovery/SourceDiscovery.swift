@@ -1,22 +1,20 @@
-public import Foundation
-
 /// Finds and probes every master of an asset folder (the effectful half of planning).
-public enum SourceDiscovery {
-  public struct Result: Sendable {
-    public var sources: [AssetSource]
-    public var problems: [Problem]
+enum SourceDiscovery {
+  struct Result: Sendable {
+    var sources: [AssetSource]
+    var problems: [Problem]
     /// Paths of files that exist but could not be used this run.
-    public var unusable: Set<String>
-    public var cache: [String: ProbeResult]
+    var unusable: Set<String>
+    var cache: [String: ProbeResult]
   }
 
-  public static func discover(_ workspace: Workspace, cache: ProbeCache, width: Int) -> Result {
+  static func discover(_ workspace: Workspace, cache: ProbeCache, width: Int) -> Result {
     discover(workspace, cache: { cache }, width: width)
   }
 
   /// Like ``discover(_:cache:width:)``, asking for the cache only once the folder is
   /// scanned, so that it can be read meanwhile.
-  public static func discover(
+  static func discover(
     _ workspace: Workspace, cache readCache: () -> ProbeCache, width: Int
   ) -> Result {
     let config = workspace.config

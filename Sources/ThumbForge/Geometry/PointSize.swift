@@ -1,0 +1,25 @@
+/// A size in points; at scale `s` it is `round(points × s)` pixels.
+public struct PointSize: Hashable, Sendable, Codable, CustomStringConvertible {
+  public var width: Double
+  public var height: Double
+
+  public init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+
+  /// The pixel size at a display scale, rounding half away from zero, never below 1.
+  public func pixels(scale: Int) -> PixelSize {
+    PixelSize(
+      width: max(1, Int((width * Double(scale)).rounded(.toNearestOrAwayFromZero))),
+      height: max(1, Int((height * Double(scale)).rounded(.toNearestOrAwayFromZero))))
+  }
+
+  public var description: String {
+    "\(Self.format(width))x\(Self.format(height)) pt"
+  }
+
+  static func format(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+  }
+}

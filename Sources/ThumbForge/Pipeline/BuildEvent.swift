@@ -1,0 +1,11 @@
+/// Progress of a run, for the CLI to display. Nothing below the CLI prints.
+public enum BuildEvent: Sendable {
+  /// The plan is made: `jobs` sources need rendering, `outputs` files in all.
+  case started(jobs: Int, outputs: Int)
+  /// One source finished (`done` of `total`).
+  case jobFinished(asset: String, done: Int, total: Int)
+  /// A file could not be used or rendered.
+  case problem(Problem)
+  /// Something was made with a caveat, or left out.
+  case warning(String)
+}

@@ -1,0 +1,25 @@
+/// What a run does with the stale outputs it finds.
+public enum BuildMode: Sendable, Equatable {
+  /// Render what is stale, remove what is orphaned.
+  case build
+  /// Only compare: report what is stale, write nothing.
+  case check
+  /// Render exactly the assets these names or globs match, whatever their state; leave
+  /// everything else (orphans included) as it is.
+  case regenerate([String])
+  /// Render everything, even what is up to date.
+  case force
+}
+
+extension BuildMode {
+  /// The names or globs of `regenerate` (empty in every other mode).
+  var patterns: [String] {
+    if case .regenerate(let patterns) = self { return patterns }
+    return []
+  }
+
+  var isRegenerate: Bool {
+    if case .regenerate = self { return true }
+    return false
+  }
+}

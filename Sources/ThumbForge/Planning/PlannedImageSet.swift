@@ -1,0 +1,19 @@
+/// One imageset: the outputs of one recipe for one asset, and everything written for it.
+public struct PlannedImageSet: Hashable, Sendable, Codable {
+  public var recipe: Recipe
+  /// Imageset folder name without `.imageset`.
+  public var name: String
+  /// Folder path relative to the catalog root (`Flags/Austria-flag.imageset`).
+  public var folder: String
+  public var outputs: [PlannedOutput]
+  /// Outputs left out, in words (e.g. a variant that would upscale).
+  public var skipped: [String]
+  /// Outputs made with a caveat (e.g. upscaled).
+  public var warnings: [String]
+  /// The exact text of the imageset's `Contents.json`.
+  public var contents: String
+  /// The cache key: a hash of this whole value (recipe, planned outputs, `Contents.json`,
+  /// notes) with the tool and libvips versions; with the masters' hashes it decides
+  /// whether the imageset is up to date. See ``ImageSetKeyMaker``.
+  public var key: String
+}

@@ -1,0 +1,25 @@
+public import Vips
+
+/// One image file a plan will produce.
+public struct PlannedOutput: Hashable, Sendable, Codable {
+  /// Display scale (1–3), or 0 for a single-scale vector file.
+  public var scale: Int
+  public var isDark: Bool
+  /// Final pixel size of the file.
+  public var pixelSize: PixelSize
+  /// For `fill`-type recipes: the size the master is resized to before the crop.
+  public var resizeTo: PixelSize
+  /// The crop in resized pixels (nil when not cropping or when libvips chooses it).
+  public var crop: PixelRect?
+  /// The master path it is made from.
+  public var master: String
+  public var mode: OutputMode
+  /// Encoder (unused for a single-scale vector copy, which keeps the master's format).
+  public var format: ImageFormat
+  /// File name inside the imageset.
+  public var fileName: String
+  /// Path relative to the catalog root.
+  public var path: String
+  /// The resampling factor from the master, when it enlarges (> 1).
+  public var upscale: Double?
+}

@@ -1,0 +1,5 @@
+/// The file format of an output: a fixed one, or `auto` (PNG when the output has alpha
+/// or the master is PNG/SVG/PDF, otherwise JPEG).
+public enum OutputFormat: String, Sendable, Codable, CaseIterable, Hashable {
+  case auto, png, jpeg, webp, heif
+}

@@ -97,17 +97,16 @@ extension BuildEngine {
     var cache = original
     cache.sources = sources
     cache.outputs = stamps
+    func stamp(_ path: String, hash: String, fresh: Bool) {
+      guard fresh || cache.outputs[path] == nil,
+        let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(path).path)
+      else { return }
+      cache.outputs[path] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: hash)
+    }
     for entry in manifest.imageSets {
       let fresh = written.contains(entry.folder)
-      let files =
-        entry.outputs.map { ($0.path, $0.hash) }
-        + [(entry.folder + "/Contents.json", entry.contentsHash)]
-      for (path, hash) in files where fresh || cache.outputs[path] == nil {
-        if let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(path).path) {
-          cache.outputs[path] = FileStamp(
-            byteSize: stat.byteSize, modified: stat.modified, hash: hash)
-        }
-      }
+      for output in entry.outputs { stamp(output.path, hash: output.hash, fresh: fresh) }
+      stamp(entry.folder + "/Contents.json", hash: entry.contentsHash, fresh: fresh)
     }
     if cache != original { try? cache.write(to: workspace.probeCache) }
     try? FileManager.default.removeItem(at: workspace.legacyProbeCache)

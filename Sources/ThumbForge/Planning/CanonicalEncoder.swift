@@ -51,8 +51,9 @@ final class CanonicalEncoder {
     bytes.append(UInt8(ascii: ")"))
   }
 
-  fileprivate func tag(_ tag: Character) {
-    bytes.append(tag.asciiValue!)
+  @inline(__always)
+  fileprivate func tag(_ tag: Unicode.Scalar) {
+    bytes.append(UInt8(ascii: tag))
   }
 
   fileprivate func integer(_ value: UInt64) {

@@ -19,17 +19,16 @@ final class ImageSetKeyMaker {
   }
 
   /// The imagesets of one job with their keys: each is the hash of the job's whole plan
-  /// (their own keys left out) and the imageset's folder.
+  /// (their own keys left out) followed by the imageset's folder.
   func keyed(_ sets: [PlannedImageSet]) -> [PlannedImageSet] {
     var sets = sets
     for index in sets.indices where !sets[index].key.isEmpty { sets[index].key = "" }
     encoder.reset()
     encoder.append(header)
     encoder.append(sets)
-    let job = ContentHash.of(encoder.bytes)
-    for index in sets.indices {
-      sets[index].key = ContentHash.of(string: job + "\n" + sets[index].folder)
-    }
+    // The encoding is self-delimiting, so the folder name that follows cannot blur into it.
+    let keys = ContentHash.of(encoder.bytes, each: sets.map(\.folder))
+    for index in sets.indices { sets[index].key = keys[index] }
     return sets
   }
 }

@@ -13,6 +13,18 @@ enum ContentHash {
     of(Array(string.utf8))
   }
 
+  /// The hashes of `prefix` followed by each of `suffixes` (as UTF-8), the prefix hashed
+  /// once: `of(prefix, each: [a, b])` is `[of(prefix + a), of(prefix + b)]`.
+  static func of(_ prefix: [UInt8], each suffixes: [String]) -> [String] {
+    var base = SHA256()
+    base.update(data: prefix)
+    return suffixes.map { suffix in
+      var hasher = base
+      hasher.update(data: Array(suffix.utf8))
+      return hex(hasher.finalize())
+    }
+  }
+
   /// The hash of a file's bytes, read in chunks.
   static func ofFile(at path: String) throws -> String {
     guard let handle = FileHandle(forReadingAtPath: path) else {

@@ -1,4 +1,4 @@
 /// The version of ThumbForge recorded in manifests; a change re-renders everything.
 public enum ToolVersion {
-  public static let current = "0.3.0"
+  public static let current = "0.4.0"
 }

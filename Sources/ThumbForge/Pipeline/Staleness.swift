@@ -4,7 +4,7 @@ internal import Foundation
 /// up to date, and what is orphaned, in the run's mode (`force` renders every imageset;
 /// `regenerate` renders exactly the selected assets and keeps everything else as it is).
 /// Reads files (stat, and hashes when a stamp changed), writes nothing.
-struct Staleness {
+struct Staleness: Sendable {
   let workspace: Workspace
   /// The previous manifest's imagesets by folder.
   let previous: [String: ManifestImageSet]
@@ -21,13 +21,13 @@ struct Staleness {
   /// in it are looked up when needed.
   var onDisk: [String: (byteSize: Int, modified: Int64)?] = [:]
 
-  struct Decision {
+  struct Decision: Sendable {
     var jobIndex: Int
     var set: PlannedImageSet
     var reasons: [StaleItem]
   }
 
-  struct Outcome {
+  struct Outcome: Sendable {
     var toRender: [Decision] = []
     var upToDate: [(jobIndex: Int, set: PlannedImageSet, entry: ManifestImageSet)] = []
     var foreign: [Problem] = []
@@ -62,17 +62,31 @@ struct Staleness {
   /// Decides every planned imageset, then sorts the previous build's other imagesets into
   /// orphans and kept ones, and checks the owned group folders and `regenerate`'s patterns.
   func evaluate(plan: BuildPlan, unusable: Set<String>) -> Outcome {
-    var outcome = Outcome()
-    outcome.stamps.reserveCapacity(previous.values.reduce(0) { $0 + $1.outputs.count + 1 })
-    for (index, job) in plan.jobs.enumerated() {
+    // Jobs are judged in parallel (each reads only its own files and entries), then
+    // gathered in plan order.
+    let judged = ParallelMap.map(Array(plan.jobs.indices)) { _, index in
+      var part = Outcome()
+      let job = plan.jobs[index]
       let sources = (job.source.masters + job.source.darkMasters).map {
         ManifestSource(path: $0.path, hash: $0.hash)
       }
       .sorted { $0.path < $1.path }
       let selected = selects(job)
       for set in job.imageSets {
-        judge(set, jobIndex: index, sources: sources, selected: selected, into: &outcome)
+        judge(set, jobIndex: index, sources: sources, selected: selected, into: &part)
       }
+      return part
+    } makingState: {
+      ()
+    }
+    var outcome = Outcome()
+    outcome.stamps.reserveCapacity(previous.values.reduce(0) { $0 + $1.outputs.count + 1 })
+    for part in judged {
+      outcome.toRender += part.toRender
+      outcome.upToDate += part.upToDate
+      outcome.foreign += part.foreign
+      outcome.kept += part.kept
+      outcome.stamps.merge(part.stamps) { _, new in new }
     }
     let planned = Set(plan.jobs.lazy.flatMap { $0.imageSets.map(\.folder) })
     for entry in previous.values.filter({ !planned.contains($0.folder) })

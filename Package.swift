@@ -53,6 +53,12 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // `serve`'s parts that need no HTTP server: request paths and URL signatures.
+    .target(
+      name: "ThumbForgeServer",
+      dependencies: ["ThumbForge", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strictSettings
+    ),
     .target(name: "ThumbForgeTestSupport", dependencies: ["Vips"], swiftSettings: strictSettings),
     .testTarget(
       name: "VipsTests", dependencies: ["Vips", "ThumbForgeTestSupport"],
@@ -62,6 +68,9 @@ let package = Package(
       dependencies: ["ThumbForge", "Vips", "ThumbForgeTestSupport"],
       // Reference renders, read through #filePath (Golden), not bundled.
       exclude: ["Goldens"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "ThumbForgeServerTests", dependencies: ["ThumbForgeServer", "ThumbForge"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "ThumbForgeCLITests",

@@ -1,0 +1,151 @@
+public import ThumbForge
+
+/// One request path of `thumbforge serve`, parsed and checked:
+/// `/{signature}/{recipe}/{asset}@{scale}x.{ext}`, e.g. `/…/tile/Resorts/les-arcs@2x.jpg`.
+///
+/// URL text never becomes a file path: `asset` is only a name to look up among the sources
+/// the server discovered. Parsing still refuses what no asset name can contain and what
+/// path tricks are made of — `.` and `..` segments, encoded `/` or `\`, NUL and other
+/// control characters, empty segments and over-long paths — so such requests are answered
+/// 400 before any lookup.
+public struct ServePath: Sendable, Equatable {
+  /// The first segment as sent: a URL-safe Base64 signature, or `unsafe` when unsigned.
+  public var signature: String
+  /// Everything after the signature segment, exactly as sent (still percent-encoded): the
+  /// text a signature covers.
+  public var signedPart: String
+  public var recipe: ServeRecipe
+  /// The asset's qualified name (group path + asset name), percent-decoded.
+  public var asset: String
+  public var scale: Int
+  public var format: OutputFormat
+
+  /// The longest path accepted, in bytes as sent.
+  public static let maximumLength = 1024
+  /// The scales a request may ask for.
+  public static let scales = 1...3
+
+  /// Parses a request path (without query string) as sent by the client.
+  public init(_ raw: String) throws(ServePathError) {
+    guard raw.utf8.count <= Self.maximumLength else {
+      throw .malformed("the path is longer than \(Self.maximumLength) bytes")
+    }
+    guard raw.hasPrefix("/") else { throw .malformed("the path must start with /") }
+    let segments = raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    guard segments.count >= 3 else {
+      throw .malformed("expected /{signature}/{recipe}/{asset}@{scale}x.{ext}")
+    }
+    let decoded = try segments.map { segment throws(ServePathError) in
+      try Self.decode(segment)
+    }
+    signature = decoded[0]
+    signedPart = String(raw.dropFirst(segments[0].utf8.count + 1))
+    recipe = try ServeRecipe(decoded[1])
+    let last = decoded[decoded.count - 1]
+    guard let dot = last.lastIndex(of: "."), let at = last[..<dot].lastIndex(of: "@") else {
+      throw .malformed("the file name must end in @{scale}x.{ext}, e.g. Italy@2x.png")
+    }
+    let scaleText = last[last.index(after: at)..<dot]
+    guard scaleText.last == "x", let scale = Int(scaleText.dropLast()), Self.scales ~= scale
+    else {
+      throw .malformed("scale '\(scaleText)' is not one of 1x, 2x, 3x")
+    }
+    self.scale = scale
+    let ext = last[last.index(after: dot)...].lowercased()
+    guard let format = Self.formats[ext] else {
+      throw .malformed("extension '.\(ext)' is not one of png, jpg, webp, heif")
+    }
+    self.format = format
+    let name = String(last[..<at])
+    guard !name.isEmpty else { throw .malformed("the asset name is empty") }
+    asset = (decoded[2..<(decoded.count - 1)] + [name]).joined(separator: "/")
+  }
+
+  private static let formats: [String: OutputFormat] = [
+    "png": .png, "jpg": .jpeg, "jpeg": .jpeg, "webp": .webp, "heif": .heif, "heic": .heif,
+  ]
+
+  /// Percent-decodes one segment and refuses what cannot be part of an asset name.
+  private static func decode(_ segment: Substring) throws(ServePathError) -> String {
+    guard !segment.isEmpty else { throw .malformed("the path has an empty segment") }
+    var bytes: [UInt8] = []
+    var iterator = segment.utf8.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
+      else { throw .malformed("bad percent-encoding in '\(segment)'") }
+      let value = high << 4 | low
+      guard value != UInt8(ascii: "/"), value != UInt8(ascii: "\\") else {
+        throw .malformed("an encoded / or \\ is not allowed")
+      }
+      bytes.append(value)
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw .malformed("the path is not valid UTF-8")
+    }
+    guard text != ".", text != ".." else {
+      throw .malformed("'.' and '..' segments are not allowed")
+    }
+    guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+      throw .malformed("control characters (NUL included) are not allowed")
+    }
+    guard !text.contains("\\") else { throw .malformed("'\\' is not allowed") }
+    return text
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}
+
+/// The recipe segment of a request: a recipe of the configuration (built-in or preset) by
+/// name, or an ad-hoc box (`fill:600x400`, `fit:600x400`, in points), which the server
+/// accepts only when the configuration allows ad-hoc sizes.
+public enum ServeRecipe: Sendable, Equatable {
+  case named(String)
+  case adHoc(RecipeKind, width: Int, height: Int)
+
+  /// The kinds an ad-hoc box may use.
+  public static let adHocKinds: [RecipeKind] = [.fit, .fill]
+
+  init(_ text: String) throws(ServePathError) {
+    guard let colon = text.firstIndex(of: ":") else {
+      self = .named(text)
+      return
+    }
+    let kindName = String(text[..<colon])
+    guard let kind = RecipeKind(rawValue: kindName), Self.adHocKinds.contains(kind) else {
+      throw .malformed("ad-hoc recipe '\(kindName)' is not one of fit, fill")
+    }
+    let size = text[text.index(after: colon)...].split(
+      separator: "x", omittingEmptySubsequences: false)
+    guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), width > 0,
+      height > 0
+    else {
+      throw .malformed(
+        "ad-hoc size '\(text[text.index(after: colon)...])' is not WIDTHxHEIGHT in points")
+    }
+    self = .adHoc(kind, width: width, height: height)
+  }
+}
+
+/// Why a request path was refused (answered 400).
+public enum ServePathError: Error, Equatable, Sendable {
+  case malformed(String)
+
+  /// The reason, for the response body and the log.
+  public var message: String {
+    switch self {
+    case .malformed(let reason): reason
+    }
+  }
+}

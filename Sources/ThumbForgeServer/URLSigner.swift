@@ -1,0 +1,147 @@
+internal import Crypto
+internal import Foundation
+
+/// Signs and verifies `serve` paths, as imgproxy does: the signature is the URL-safe Base64
+/// (no padding) of HMAC-SHA256 over a salt followed by the path after the signature segment
+/// (from its leading `/`, exactly as requested). Several key/salt pairs may be configured for
+/// rotation: the first signs, every pair verifies.
+///
+/// ```swift
+/// let signer = URLSigner(keys: [SigningKey(key: key, salt: salt)])
+/// signer.signed("/tile/Resorts/les-arcs@2x.jpg")  // "/Xo5…Q/tile/Resorts/les-arcs@2x.jpg"
+/// ```
+public struct URLSigner: Sendable {
+  public var keys: [SigningKey]
+
+  /// The first segment of an unsigned path, accepted only when no key is configured.
+  public static let unsignedSegment = "unsafe"
+  /// Environment variables holding the hex keys and salts, comma-separated for rotation.
+  public static let keyVariable = "THUMBFORGE_KEY"
+  public static let saltVariable = "THUMBFORGE_SALT"
+
+  public init(keys: [SigningKey]) {
+    self.keys = keys
+  }
+
+  /// The signer configured by `THUMBFORGE_KEY` and `THUMBFORGE_SALT`: hex, the same number
+  /// of comma-separated values in each (`nil` when neither is set: paths are unsigned).
+  public static func fromEnvironment(_ environment: [String: String]) throws(SigningKeyError)
+    -> URLSigner?
+  {
+    let keyText = environment[keyVariable] ?? ""
+    let saltText = environment[saltVariable] ?? ""
+    if keyText.isEmpty && saltText.isEmpty { return nil }
+    let keys = keyText.split(separator: ",", omittingEmptySubsequences: false)
+    let salts = saltText.split(separator: ",", omittingEmptySubsequences: false)
+    guard keys.count == salts.count else {
+      throw SigningKeyError(
+        "\(keyVariable) has \(keys.count) value(s) but \(saltVariable) has \(salts.count): give one salt per key"
+      )
+    }
+    var pairs: [SigningKey] = []
+    for (index, (key, salt)) in zip(keys, salts).enumerated() {
+      guard let keyBytes = hexBytes(key), !keyBytes.isEmpty else {
+        throw SigningKeyError("\(keyVariable) value \(index + 1) is not a non-empty hex string")
+      }
+      guard let saltBytes = hexBytes(salt) else {
+        throw SigningKeyError("\(saltVariable) value \(index + 1) is not a hex string")
+      }
+      pairs.append(SigningKey(key: keyBytes, salt: saltBytes))
+    }
+    return URLSigner(keys: pairs)
+  }
+
+  /// The signature of `path` (the part after the signature segment, from its leading `/`).
+  public func signature(for path: String) -> String {
+    Self.base64URL(Self.code(for: path, with: keys[0]))
+  }
+
+  /// `path` with its signature segment in front.
+  public func signed(_ path: String) -> String {
+    "/" + signature(for: path) + path
+  }
+
+  /// Whether `signature` is a valid signature of `path` under any configured pair, compared
+  /// in constant time.
+  public func verify(signature: String, path: String) -> Bool {
+    guard let code = Self.decodeBase64URL(signature) else { return false }
+    var valid = false
+    for pair in keys {
+      // Every pair is tried, so the time taken does not tell which one matched.
+      let message = pair.salt + Array(path.utf8)
+      if HMAC<SHA256>.isValidAuthenticationCode(
+        code, authenticating: message, using: SymmetricKey(data: pair.key))
+      {
+        valid = true
+      }
+    }
+    return valid
+  }
+
+  private static func code(for path: String, with pair: SigningKey) -> [UInt8] {
+    let message = pair.salt + Array(path.utf8)
+    return Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: pair.key)))
+  }
+
+  static func base64URL(_ bytes: [UInt8]) -> String {
+    var text = Data(bytes).base64EncodedString()
+    text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    while text.hasSuffix("=") { text.removeLast() }
+    return text
+  }
+
+  static func decodeBase64URL(_ text: String) -> [UInt8]? {
+    guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }) else {
+      return nil
+    }
+    var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+      of: "_", with: "/")
+    standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+    return Data(base64Encoded: standard).map(Array.init)
+  }
+
+  static func hexBytes(_ text: Substring) -> [UInt8]? {
+    let digits = Array(text.utf8)
+    guard digits.count.isMultiple(of: 2) else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits.count / 2)
+    var index = 0
+    while index < digits.count {
+      guard let high = hexDigit(digits[index]), let low = hexDigit(digits[index + 1]) else {
+        return nil
+      }
+      bytes.append(high << 4 | low)
+      index += 2
+    }
+    return bytes
+  }
+
+  private static func hexDigit(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}
+
+/// One key/salt pair of a ``URLSigner``.
+public struct SigningKey: Sendable, Equatable {
+  public var key: [UInt8]
+  public var salt: [UInt8]
+
+  public init(key: [UInt8], salt: [UInt8]) {
+    self.key = key
+    self.salt = salt
+  }
+}
+
+/// Why the signing keys in the environment cannot be used.
+public struct SigningKeyError: Error, Equatable, Sendable {
+  public var message: String
+
+  init(_ message: String) {
+    self.message = message
+  }
+}

@@ -1,0 +1,62 @@
+import Testing
+import ThumbForge
+
+@testable import ThumbForgeServer
+
+@Suite("serve request paths")
+struct ServePathTests {
+  @Test func namedRecipeWithGroupedAsset() throws {
+    let path = try ServePath("/SIG/tile/Resorts/les-arcs@2x.jpg")
+    #expect(path.signature == "SIG")
+    #expect(path.signedPart == "/tile/Resorts/les-arcs@2x.jpg")
+    #expect(path.recipe == .named("tile"))
+    #expect(path.asset == "Resorts/les-arcs")
+    #expect(path.scale == 2)
+    #expect(path.format == .jpeg)
+  }
+
+  @Test("percent-encoded names are decoded; the signed part stays as sent")
+  func decoding() throws {
+    let path = try ServePath("/unsafe/flag/Flags/United%20States@3x.PNG")
+    #expect(path.asset == "Flags/United States")
+    #expect(path.signedPart == "/flag/Flags/United%20States@3x.PNG")
+    #expect(path.format == .png)
+    let unicode = try ServePath("/unsafe/variants/Z%C3%BCrich%402x@1x.webp")
+    #expect(unicode.asset == "Zürich@2x")
+    #expect(unicode.scale == 1)
+  }
+
+  @Test func adHocBoxes() throws {
+    #expect(
+      try ServePath("/s/fill:600x400/Photo@2x.jpg").recipe == .adHoc(.fill, width: 600, height: 400)
+    )
+    #expect(
+      try ServePath("/s/fit:10x20/Photo@1x.png").recipe == .adHoc(.fit, width: 10, height: 20))
+    for bad in [
+      "/s/flag:40x25/A@2x.png", "/s/fill:600/A@2x.png", "/s/fill:0x10/A@2x.png",
+      "/s/fill:axb/A@2x.png",
+    ] {
+      #expect(throws: ServePathError.self, "\(bad)") { try ServePath(bad) }
+    }
+  }
+
+  @Test(
+    "path tricks and malformed paths are refused",
+    arguments: [
+      "/s/tile/../etc/passwd@2x.jpg", "/s/tile/./A@2x.jpg", "/s/tile/%2E%2E/A@2x.jpg",
+      "/s/tile/a%2Fb@2x.jpg", "/s/tile/a%2fb@2x.jpg", "/s/tile/a%5Cb@2x.jpg", "/s/tile/a\\b@2x.jpg",
+      "/s/tile/a%00b@2x.jpg", "/s/tile/a%0Ab@2x.jpg", "/s/tile//A@2x.jpg", "/s/tile/A@2x.jpg/",
+      "/s/tile/A@4x.jpg", "/s/tile/A@0x.jpg", "/s/tile/A@2.jpg", "/s/tile/A.jpg", "/s/tile/@2x.jpg",
+      "/s/tile/A@2x.gif", "/s/tile/A@2x", "/s/A@2x.jpg", "s/tile/A@2x.jpg", "/s/tile/A%G1@2x.jpg",
+      "/s/tile/A%C3@2x.jpg", "/s/tile/A%@2x.jpg",
+    ])
+  func refused(_ raw: String) {
+    #expect(throws: ServePathError.self) { try ServePath(raw) }
+  }
+
+  @Test func overLongPathsAreRefused() throws {
+    let name = String(repeating: "a", count: ServePath.maximumLength)
+    #expect(throws: ServePathError.self) { try ServePath("/s/tile/\(name)@2x.jpg") }
+    _ = try ServePath("/s/tile/\(String(repeating: "a", count: 900))@2x.jpg")
+  }
+}

@@ -19,6 +19,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     .systemLibrary(
@@ -48,15 +53,25 @@ let package = Package(
     .executableTarget(
       name: "thumbforge",
       dependencies: [
-        "ThumbForge",
+        "ThumbForge", "ThumbForgeServer",
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
     ),
-    // `serve`'s parts that need no HTTP server: request paths and URL signatures.
+    // `serve`: Hummingbird routes, signatures, the result cache, metrics, lifecycle.
     .target(
       name: "ThumbForgeServer",
-      dependencies: ["ThumbForge", .product(name: "Crypto", package: "swift-crypto")],
+      dependencies: [
+        "ThumbForge", "Vips",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+      ],
       swiftSettings: strictSettings
     ),
     .target(name: "ThumbForgeTestSupport", dependencies: ["Vips"], swiftSettings: strictSettings),
@@ -70,7 +85,11 @@ let package = Package(
       exclude: ["Goldens"],
       swiftSettings: strictSettings),
     .testTarget(
-      name: "ThumbForgeServerTests", dependencies: ["ThumbForgeServer", "ThumbForge"],
+      name: "ThumbForgeServerTests",
+      dependencies: [
+        "ThumbForgeServer", "ThumbForge", "ThumbForgeTestSupport",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ],
       swiftSettings: strictSettings),
     .testTarget(
       name: "ThumbForgeCLITests",

@@ -1,4 +1,5 @@
 public import ThumbForge
+public import Vips
 
 /// One request path of `thumbforge serve`, parsed and checked:
 /// `/{signature}/{recipe}/{asset}@{scale}x.{ext}`, e.g. `/…/tile/Resorts/les-arcs@2x.jpg`.
@@ -14,11 +15,11 @@ public struct ServePath: Sendable, Equatable {
   /// Everything after the signature segment, exactly as sent (still percent-encoded): the
   /// text a signature covers.
   public var signedPart: String
-  public var recipe: ServeRecipe
+  public var recipe: RecipeRequest
   /// The asset's qualified name (group path + asset name), percent-decoded.
   public var asset: String
   public var scale: Int
-  public var format: OutputFormat
+  public var format: ImageFormat
 
   /// The longest path accepted, in bytes as sent.
   public static let maximumLength = 1024
@@ -40,7 +41,7 @@ public struct ServePath: Sendable, Equatable {
     }
     signature = decoded[0]
     signedPart = String(raw.dropFirst(segments[0].utf8.count + 1))
-    recipe = try ServeRecipe(decoded[1])
+    recipe = try RecipeRequest(parsing: decoded[1])
     let last = decoded[decoded.count - 1]
     guard let dot = last.lastIndex(of: "."), let at = last[..<dot].lastIndex(of: "@") else {
       throw .malformed("the file name must end in @{scale}x.{ext}, e.g. Italy@2x.png")
@@ -61,7 +62,7 @@ public struct ServePath: Sendable, Equatable {
     asset = (decoded[2..<(decoded.count - 1)] + [name]).joined(separator: "/")
   }
 
-  private static let formats: [String: OutputFormat] = [
+  private static let formats: [String: ImageFormat] = [
     "png": .png, "jpg": .jpeg, "jpeg": .jpeg, "webp": .webp, "heif": .heif, "heic": .heif,
   ]
 
@@ -107,17 +108,9 @@ public struct ServePath: Sendable, Equatable {
   }
 }
 
-/// The recipe segment of a request: a recipe of the configuration (built-in or preset) by
-/// name, or an ad-hoc box (`fill:600x400`, `fit:600x400`, in points), which the server
-/// accepts only when the configuration allows ad-hoc sizes.
-public enum ServeRecipe: Sendable, Equatable {
-  case named(String)
-  case adHoc(RecipeKind, width: Int, height: Int)
-
-  /// The kinds an ad-hoc box may use.
-  public static let adHocKinds: [RecipeKind] = [.fit, .fill]
-
-  init(_ text: String) throws(ServePathError) {
+extension RecipeRequest {
+  /// Parses the recipe segment: a name, or `kind:WIDTHxHEIGHT` (points).
+  init(parsing text: String) throws(ServePathError) {
     guard let colon = text.firstIndex(of: ":") else {
       self = .named(text)
       return
@@ -126,13 +119,12 @@ public enum ServeRecipe: Sendable, Equatable {
     guard let kind = RecipeKind(rawValue: kindName), Self.adHocKinds.contains(kind) else {
       throw .malformed("ad-hoc recipe '\(kindName)' is not one of fit, fill")
     }
-    let size = text[text.index(after: colon)...].split(
-      separator: "x", omittingEmptySubsequences: false)
+    let sizeText = text[text.index(after: colon)...]
+    let size = sizeText.split(separator: "x", omittingEmptySubsequences: false)
     guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), width > 0,
       height > 0
     else {
-      throw .malformed(
-        "ad-hoc size '\(text[text.index(after: colon)...])' is not WIDTHxHEIGHT in points")
+      throw .malformed("ad-hoc size '\(sizeText)' is not WIDTHxHEIGHT in points")
     }
     self = .adHoc(kind, width: width, height: height)
   }

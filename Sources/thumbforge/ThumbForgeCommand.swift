@@ -14,7 +14,10 @@ struct ThumbForgeCommand: ParsableCommand {
       2 usage or configuration error.
       """,
     version: ToolVersion.current,
-    subcommands: [BuildCommand.self, CheckCommand.self, RegenerateCommand.self],
+    subcommands: [
+      BuildCommand.self, CheckCommand.self, RegenerateCommand.self, ServeCommand.self,
+      SignCommand.self,
+    ],
     defaultSubcommand: BuildCommand.self)
 
   /// Runs the command; usage errors exit with 2 (not ArgumentParser's 64), as documented.

@@ -33,6 +33,11 @@ public struct Config: Sendable, Equatable {
   public var recipeName: String = "{asset}-{recipe}"
   /// File-name suffix marking a dark-appearance master (`Name~dark@2x.png`).
   public var darkSuffix: String = "~dark"
+  /// `thumbforge serve`'s settings.
+  public var serve = ServeSettings()
+  /// Whether `limit-input-pixels` was set in the file (an untrusted `serve` folder lowers
+  /// only the default).
+  public var limitInputPixelsIsSet = false
 
   public init() {}
 

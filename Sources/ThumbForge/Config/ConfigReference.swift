@@ -20,6 +20,17 @@ enum ConfigReference {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The keys of the `serve:` section.
+  static func serveTable() -> String {
+    var lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
+    for setting in Setting.serve {
+      lines.append(
+        "| `\(setting.key)` | \(setting.typeSummary) | \(code(setting.defaultText)) | \(setting.summary) |"
+      )
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
   /// The recipe keys: the kinds that accept each, its default per kind, and what it changes.
   static func recipeTable() -> String {
     var lines = [

@@ -67,8 +67,13 @@ extension Setting {
     Setting(
       "concurrency", \.concurrency, .integer(0...256), "Parallel jobs (0: one per core)."),
     Setting(
-      "limit-input-pixels", \.limitInputPixels, .integer(1...Int.max),
-      "Refuse larger masters before decoding them (sharp's default)."),
+      "limit-input-pixels", type: ConfigValue<Int>.integer(1...Int.max).summary,
+      default: String(Config().limitInputPixels),
+      "Refuse larger masters before decoding them (sharp's default)."
+    ) { node, config throws(ConfigError) in
+      config.limitInputPixels = try ConfigValue<Int>.integer(1...Int.max).read(node)
+      config.limitInputPixelsIsSet = true
+    },
     Setting(
       "fail-on", \.failOn, .choice(FailOn.self),
       "How strictly damaged masters are refused (libvips' `fail-on`)."),
@@ -101,5 +106,51 @@ extension Setting {
     Setting(
       "recipes", type: "mapping of name to recipe keys", default: "the built-ins",
       "Presets (a new name needs `kind`) and changes to the built-in recipes."),
+    Setting(
+      "serve", type: "mapping of the keys below", default: "see below",
+      "How `thumbforge serve` answers requests (see *Serving on demand*)."
+    ) { node, config throws(ConfigError) in
+      for (key, value) in try node.mapping(allowed: Set(serve.map(\.key))) {
+        try serveByKey[key]!.read!(value, &config)
+      }
+    },
   ]
+
+  /// The keys of the `serve:` section.
+  static let serve: [Setting] = [
+    Setting(
+      "ad-hoc", \.serve.adHoc, .bool,
+      "Whether URLs may ask for `fit:WxH` or `fill:WxH` boxes that no recipe defines."),
+    Setting(
+      "max-size", \.serve.maxSize, .integer(1...16384),
+      "The largest side of an ad-hoc box, in points."),
+    Setting(
+      "cache", \.serve.cache, .text,
+      "The result cache folder, relative to the asset folder; must be outside it."),
+    Setting(
+      "cache-size", \.serve.cacheSize, .integer(1...1_048_576),
+      "The result cache's cap in MB; least recently used results are evicted first."),
+    Setting(
+      "cache-control", \.serve.cacheControl, .text,
+      "The `Cache-Control` header of every image response."),
+    Setting(
+      "queue", \.serve.queue, .integer(0...100_000),
+      "Renders that may wait beyond the running ones; further requests get 429."),
+    Setting(
+      "timeout", \.serve.timeout, .integer(1...3600),
+      "Seconds a request waits for its render before it gets 503."),
+    Setting(
+      "preview", type: ConfigValue<Bool>.bool.summary, default: "on for loopback only",
+      "The preview page at `/`: every asset with each recipe at 1x, 2x and 3x."
+    ) { node, config throws(ConfigError) in
+      config.serve.preview = try ConfigValue<Bool>.bool.read(node)
+    },
+    Setting(
+      "untrusted-sources", \.serve.untrustedSources, .bool,
+      "For folders users upload into: block libvips' untrusted loaders (SVG, PDF, ImageMagick…) and lower the default `limit-input-pixels` to \(ServeSettings.untrustedPixelLimit)."
+    ),
+  ]
+
+  static let serveByKey: [String: Setting] = Dictionary(
+    uniqueKeysWithValues: serve.map { ($0.key, $0) })
 }

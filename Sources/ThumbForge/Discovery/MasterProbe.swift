@@ -13,7 +13,8 @@ enum MasterProbe {
     }
     let path = folder.appendingPathComponent(file.relativePath).path
     if file.byteSize == 0 {
-      return .failure(Problem(path: file.relativePath, reason: "empty file (0 bytes)"))
+      return .failure(
+        Problem(path: file.relativePath, reason: "empty file (0 bytes)", kind: .undecodable))
     }
     let hash: String
     do {
@@ -28,7 +29,8 @@ enum MasterProbe {
     } catch {
       return .failure(
         Problem(
-          path: file.relativePath, reason: ErrorWording.describe(error, byteSize: file.byteSize)))
+          path: file.relativePath, reason: ErrorWording.describe(error, byteSize: file.byteSize),
+          kind: .undecodable))
     }
     let rotated = image.orientation >= 5
     let result = ProbeResult(
@@ -61,8 +63,8 @@ enum MasterProbe {
         Problem(
           path: file.relativePath,
           reason:
-            "image is \(result.width)x\(result.height) (\(Int(megapixels.rounded())) MP), over the limit of \(limit) pixels (limit-input-pixels)"
-        ))
+            "image is \(result.width)x\(result.height) (\(Int(megapixels.rounded())) MP), over the limit of \(limit) pixels (limit-input-pixels)",
+          kind: .tooLarge))
     }
     return .success(result)
   }

@@ -3,10 +3,27 @@ public struct Problem: Error, Hashable, Sendable, Codable, CustomStringConvertib
   /// The file or folder concerned (relative to the asset folder when inside it).
   public var path: String
   public var reason: String
+  /// What sort of problem it is, for callers that answer differently (`serve`'s 413 and
+  /// 422); not part of the report's JSON.
+  public var kind: Kind = .other
 
-  public init(path: String, reason: String) {
+  /// What sort of problem a ``Problem`` is.
+  public enum Kind: Sendable, Hashable {
+    /// A master over `limit-input-pixels`.
+    case tooLarge
+    /// A master that cannot be read or decoded.
+    case undecodable
+    case other
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case path, reason
+  }
+
+  public init(path: String, reason: String, kind: Kind = .other) {
     self.path = path
     self.reason = reason
+    self.kind = kind
   }
 
   public var description: String { "\(path): \(reason)" }

@@ -1,0 +1,28 @@
+/// The `serve:` section of `thumbforge.yml`: how `thumbforge serve` answers requests. Every
+/// key is a row of ``Setting/serve``.
+public struct ServeSettings: Sendable, Equatable {
+  /// Whether `fit:WxH` / `fill:WxH` recipes may be asked for in URLs.
+  public var adHoc = false
+  /// The largest side, in points, of an ad-hoc box.
+  public var maxSize = 2048
+  /// The result cache folder, relative to the asset folder (must be outside it).
+  public var cache = "../Build/serve-cache"
+  /// The result cache's size cap in megabytes (least recently used results go first).
+  public var cacheSize = 512
+  /// The `Cache-Control` header of every image response.
+  public var cacheControl = "public, max-age=3600"
+  /// Renders waiting beyond the running ones; more get 429.
+  public var queue = 64
+  /// Seconds a render may take before the request gets 503.
+  public var timeout = 30
+  /// The preview page at `/`; `nil`: on when listening on loopback only.
+  public var preview: Bool?
+  /// Folders users upload into: libvips' untrusted loaders (SVG, PDF, ImageMagick…) are
+  /// blocked, and `limit-input-pixels` defaults to ``untrustedPixelLimit``.
+  public var untrustedSources = false
+
+  /// The pixel limit of untrusted folders when the configuration sets none (about 40 MP).
+  public static let untrustedPixelLimit = 40_000_000
+
+  public init() {}
+}

@@ -1,0 +1,198 @@
+public import Foundation
+public import Vips
+
+/// An asset folder as `thumbforge serve` sees it: discovered and planned exactly as `build`
+/// would, at one moment. Immutable; a server loads a new one when the folder changes
+/// (``reloaded()``).
+///
+/// A request names an asset, a recipe, a scale and a format. When the catalog's plan holds
+/// that output, the request renders the asset's whole job, as `build` does — decoding depends
+/// on every output of the job (shrink-on-load, the half-size copy) — so the bytes are the
+/// catalog's. Anything else (another scale or format, a recipe the rules do not give the
+/// asset, an ad-hoc box) is planned as a job of its own.
+public struct OnDemandFolder: Sendable {
+  let workspace: Workspace
+  let planner: Planner
+  /// Planned jobs by the asset's qualified name.
+  let jobs: [String: Job]
+  /// Discovery problems by the qualified name of the asset their file would belong to.
+  let problems: [String: Problem]
+  /// The last build's imagesets by folder (to send up-to-date outputs from the catalog).
+  let previous: [String: ManifestImageSet]
+  let signature: FolderSignature
+
+  /// Discovers and plans the folder of `options` (its configuration, catalog and manifest).
+  public static func load(_ options: BuildOptions) throws(ConfigError) -> OnDemandFolder {
+    var workspace = try Workspace.resolve(options)
+    if workspace.config.serve.untrustedSources && !workspace.config.limitInputPixelsIsSet {
+      workspace.config.limitInputPixels = ServeSettings.untrustedPixelLimit
+    }
+    return try load(workspace)
+  }
+
+  static func load(_ workspace: Workspace) throws(ConfigError) -> OnDemandFolder {
+    let signature = FolderSignature.of(workspace)
+    let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let found = SourceDiscovery.discover(
+      workspace, cache: ProbeCache.read(at: workspace.probeCache), width: width)
+    let planner = Planner(
+      config: workspace.config, vipsVersion: Vips.version,
+      savableFormats: Set(ImageFormat.allCases.filter { Vips.canSave($0) }))
+    let plan = planner.plan(found.sources)
+    var problems: [String: Problem] = [:]
+    for problem in found.problems {
+      if let asset = assetName(ofFile: problem.path, darkSuffix: workspace.config.darkSuffix) {
+        problems[asset] = problem
+      }
+    }
+    let previous = (try? PreviousBuild.load(workspace))?.imageSets ?? [:]
+    return OnDemandFolder(
+      workspace: workspace, planner: planner,
+      jobs: Dictionary(
+        plan.jobs.map { ($0.source.qualifiedName, $0) }, uniquingKeysWith: { a, _ in a }),
+      problems: problems, previous: previous, signature: signature)
+  }
+
+  /// The folder loaded again when any master, the configuration or the catalog's manifest
+  /// changed since this one was loaded; `nil` when nothing did.
+  public func reloaded() throws(ConfigError) -> OnDemandFolder? {
+    let now = FolderSignature.of(workspace)
+    guard now != signature else { return nil }
+    var options = BuildOptions(folder: workspace.folder)
+    options.configFile = workspace.configFile
+    options.output = workspace.catalog
+    var reloadedWorkspace = try Workspace.resolve(options)
+    reloadedWorkspace.config.limitInputPixels =
+      workspace.config.serve.untrustedSources && !reloadedWorkspace.config.limitInputPixelsIsSet
+      ? ServeSettings.untrustedPixelLimit : reloadedWorkspace.config.limitInputPixels
+    return try Self.load(reloadedWorkspace)
+  }
+
+  /// The configuration the folder was planned with.
+  public var config: Config { workspace.config }
+
+  /// The asset folder.
+  public var folder: URL { workspace.folder }
+
+  /// Every asset's qualified name, sorted.
+  public var assets: [String] { jobs.keys.sorted() }
+
+  /// The recipes the catalog's plan gives `asset`, in plan order.
+  public func recipes(of asset: String) -> [String] {
+    jobs[asset]?.imageSets.map(\.recipe.name) ?? []
+  }
+
+  /// The light outputs the catalog's plan gives `asset`: recipe, scale and format of each.
+  public func catalogOutputs(of asset: String) -> [(
+    recipe: String, scale: Int, format: ImageFormat
+  )] {
+    (jobs[asset]?.imageSets ?? []).flatMap { set in
+      set.outputs.filter { !$0.isDark && $0.scale > 0 }.map {
+        (set.recipe.name, $0.scale, $0.format)
+      }
+    }
+  }
+
+  /// Resolves a request to the output it names.
+  public func request(
+    asset: String, recipe: RecipeRequest, scale: Int, format: ImageFormat
+  ) throws(OnDemandError) -> OnDemandRequest {
+    guard let job = jobs[asset] else {
+      if let problem = problems[asset] {
+        let detail = problem.description
+        throw problem.kind == .tooLarge ? .tooLarge(detail) : .undecodable(detail)
+      }
+      throw .unknownAsset(asset)
+    }
+    guard planner.savableFormats.contains(format) else {
+      throw .unsupportedFormat(format.rawValue)
+    }
+    let chosen = try self.recipe(recipe)
+    if let set = job.imageSets.first(where: { $0.recipe == chosen }),
+      let output = set.outputs.first(where: {
+        $0.scale == scale && !$0.isDark && $0.format == format
+      })
+    {
+      return OnDemandRequest(asset: asset, job: job, set: set, output: output)
+    }
+    var single = chosen
+    single.scales = [scale]
+    single.format = OutputFormat(rawValue: format.rawValue) ?? .auto
+    single.keepVector = false
+    let name = config.imageSetName(asset: job.source.name, recipe: chosen.name)
+    let set = ImageSetKeyMaker(header: planner.keyHeader).keyed([
+      planner.imageSet(source: job.source, recipe: single, name: name)
+    ])[0]
+    guard let output = set.outputs.first(where: { $0.scale == scale && !$0.isDark }) else {
+      let reason = set.skipped.first ?? "no output at \(scale)x"
+      throw .noSuchOutput("\(recipe.text) makes no \(scale)x output of this asset: \(reason)")
+    }
+    return OnDemandRequest(
+      asset: asset, job: Job(source: job.source, imageSets: [set]), set: set, output: output)
+  }
+
+  /// The recipe a request names: one of the configuration's, or an ad-hoc box.
+  private func recipe(_ request: RecipeRequest) throws(OnDemandError) -> Recipe {
+    switch request {
+    case .named(let name):
+      guard let recipe = config.recipes[name] else { throw .unknownRecipe(name) }
+      return recipe
+    case .adHoc(let kind, let width, let height):
+      guard config.serve.adHoc else {
+        throw .adHocRefused("ad-hoc sizes are off (serve.ad-hoc in thumbforge.yml)")
+      }
+      guard RecipeRequest.adHocKinds.contains(kind) else {
+        throw .adHocRefused("ad-hoc boxes are fit or fill, not \(kind.rawValue)")
+      }
+      let limit = config.serve.maxSize
+      guard width <= limit, height <= limit else {
+        throw .adHocRefused("\(width)x\(height) pt is over serve.max-size (\(limit) pt)")
+      }
+      var recipe = Recipe.builtin(kind, name: request.text)
+      recipe.size = PointSize(width: Double(width), height: Double(height))
+      return recipe
+    }
+  }
+
+  /// The output's bytes from the catalog when the last build's manifest lists it up to date
+  /// (same key, same masters) and the file still has the recorded hash; `nil` otherwise.
+  public func catalogBytes(for request: OnDemandRequest) -> [UInt8]? {
+    guard let entry = previous[request.set.folder], entry.recipeHash == request.set.key,
+      entry.sources == request.manifestSources,
+      let recorded = entry.outputs.first(where: { $0.path == request.output.path }),
+      let data = FileManager.default.contents(
+        atPath: workspace.catalog.appendingPathComponent(request.output.path).path),
+      ContentHash.of(data) == recorded.hash
+    else { return nil }
+    return Array(data)
+  }
+
+  /// Renders every output of the request's job with the same renderer as `build`, each
+  /// with its cache key (so that a cache can keep the siblings too).
+  public func render(_ request: OnDemandRequest) throws(OnDemandError) -> [RenderedOutput] {
+    let renderer = Renderer(folder: workspace.folder, failOn: config.failOn)
+    let work = request.job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
+    let result = renderer.render(
+      work, masters: request.job.source.masters + request.job.source.darkMasters)
+    if let problem = result.problems.first {
+      throw .undecodable(problem.description)
+    }
+    return request.job.imageSets.flatMap { set in
+      set.outputs.compactMap { output in
+        result.files.first(where: { $0.output == output }).map { file in
+          RenderedOutput(
+            cacheKey: request.cacheKey(set: set, output: output), bytes: file.bytes,
+            hash: file.hash, format: output.format, pixelSize: output.pixelSize)
+        }
+      }
+    }
+  }
+
+  /// The qualified asset name a master file belongs to (`Flags/Italy@2x.png` → `Flags/Italy`).
+  static func assetName(ofFile path: String, darkSuffix: String) -> String? {
+    let slash = path.lastIndex(of: "/")
+    let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard let name = MasterName(fileName: file, darkSuffix: darkSuffix) else { return nil }
+    return slash.map { String(path[..<$0]) + "/" + name.asset } ?? name.asset
+  }
+}

@@ -1,0 +1,48 @@
+public import Vips
+
+/// One output an on-demand request names, resolved against the plan: what to render (a
+/// whole job, for the catalog's own outputs) and the content address of the result.
+public struct OnDemandRequest: Sendable {
+  /// The asset's qualified name.
+  public let asset: String
+  let job: Job
+  let set: PlannedImageSet
+  let output: PlannedOutput
+
+  /// The content address of the output: the imageset's key (the whole job's plan, tool and
+  /// libvips versions, `fail-on`), the output's path and every master's content hash.
+  public var cacheKey: String { cacheKey(set: set, output: output) }
+
+  /// The output's encoder.
+  public var format: ImageFormat { output.format }
+
+  /// The output's pixel size.
+  public var pixelSize: PixelSize { output.pixelSize }
+
+  /// A measure of the render's work (decoded plus resized pixels), for scheduling.
+  public var estimatedCost: Int { BuildEngine.estimatedCost(of: job, sets: job.imageSets) }
+
+  func cacheKey(set: PlannedImageSet, output: PlannedOutput) -> String {
+    var text = set.key + "\n" + output.path
+    for master in manifestSources { text += "\n" + master.path + "\t" + master.hash }
+    return ContentHash.of(string: text)
+  }
+
+  /// The job's masters as the manifest records them.
+  var manifestSources: [ManifestSource] {
+    (job.source.masters + job.source.darkMasters).map {
+      ManifestSource(path: $0.path, hash: $0.hash)
+    }
+    .sorted { $0.path < $1.path }
+  }
+}
+
+/// One rendered output with its content address.
+public struct RenderedOutput: Sendable {
+  public let cacheKey: String
+  public let bytes: [UInt8]
+  /// SHA-256 of `bytes`, hex (the strong ETag).
+  public let hash: String
+  public let format: ImageFormat
+  public let pixelSize: PixelSize
+}

@@ -1,0 +1,232 @@
+internal import Crypto
+internal import Foundation
+public import Hummingbird
+public import Logging
+internal import Synchronization
+public import ThumbForge
+internal import Vips
+
+/// Answers every request of `thumbforge serve`: images at
+/// `/{signature}/{recipe}/{asset}@{scale}x.{ext}` (from the catalog when it holds the output
+/// up to date, else from the result cache, else rendered once), `/healthz`, `/readyz`,
+/// `/metrics` and the preview page at `/`.
+public final class ImageServer: HTTPResponder, Sendable {
+  public typealias Context = BasicRequestContext
+
+  private let folder: Mutex<OnDemandFolder>
+  let signer: URLSigner?
+  let cache: ResultCache
+  let coordinator: RenderCoordinator
+  let metrics = ServerMetrics()
+  let logger: Logger
+  let preview: Bool
+  private let draining = Atomic<Bool>(false)
+
+  /// A server over `folder`'s assets; `signer` nil: paths are unsigned (`/unsafe/…`).
+  public init(
+    folder: OnDemandFolder, signer: URLSigner?, preview: Bool, workers: Int, logger: Logger
+  ) throws {
+    let settings = folder.config.serve
+    self.folder = Mutex(folder)
+    self.signer = signer
+    self.preview = preview
+    self.logger = logger
+    let cacheFolder = URL(fileURLWithPath: settings.cache, relativeTo: folder.folder)
+      .standardizedFileURL
+    cache = try ResultCache(folder: cacheFolder, capacity: settings.cacheSize * 1_048_576)
+    coordinator = RenderCoordinator(workers: workers, queueLimit: settings.queue)
+  }
+
+  /// The folder as last loaded.
+  var currentFolder: OnDemandFolder { folder.withLock { $0 } }
+
+  /// Renders started since launch (every one a miss; coalesced requests start none).
+  public var renderCount: Int { coordinator.renderCount.load(ordering: .relaxed) }
+
+  /// Loads the folder again if anything in it changed; keeps the old one on a bad config.
+  public func reloadIfChanged() {
+    do {
+      if let fresh = try currentFolder.reloaded() {
+        folder.withLock { $0 = fresh }
+        logger.info("asset folder changed: reloaded", metadata: ["assets": "\(fresh.assets.count)"])
+      }
+    } catch {
+      logger.error("asset folder not reloaded: \(error.message)")
+    }
+  }
+
+  /// From now on, renders are refused with 503 and `/readyz` says so (graceful shutdown).
+  public func startDraining() {
+    draining.store(true, ordering: .relaxed)
+  }
+
+  public func respond(to request: Request, context: Context) async throws -> Response {
+    let started = ContinuousClock.now
+    var (response, outcome) = await answer(request)
+    if request.method == .head { response = response.createHeadResponse() }
+    let elapsed = ContinuousClock.now - started
+    let bytes = response.headers[.contentLength] ?? "0"
+    metrics.request(status: Int(response.status.code), outcome: outcome)
+    logger.info(
+      "\(request.method) \(request.uri.path) \(response.status.code)",
+      metadata: [
+        "bytes": "\(bytes)", "ms": "\(Int(elapsed.seconds * 1000))", "cache": "\(outcome)",
+      ])
+    return response
+  }
+
+  private func answer(_ request: Request) async -> (Response, String) {
+    guard request.method == .get || request.method == .head else {
+      var headers = HTTPFields()
+      headers[.allow] = "GET, HEAD"
+      return (Self.text(.methodNotAllowed, "only GET and HEAD", headers: headers), "-")
+    }
+    switch request.uri.path {
+    case "/healthz": return (Self.text(.ok, "ok"), "-")
+    case "/readyz":
+      return draining.load(ordering: .relaxed)
+        ? (Self.text(.serviceUnavailable, "draining"), "-") : (Self.text(.ok, "ready"), "-")
+    case "/metrics":
+      metrics.update(cache: cache.usage, queue: coordinator.depth)
+      var headers = HTTPFields()
+      headers[.contentType] = "text/plain; version=0.0.4"
+      return (Self.body(metrics.exposition(), status: .ok, headers: headers), "-")
+    case "/":
+      guard preview else { return (Self.text(.notFound, "not found"), "-") }
+      var headers = HTTPFields()
+      headers[.contentType] = "text/html; charset=utf-8"
+      let page = PreviewPage(folder: currentFolder, signer: signer).html()
+      return (Self.body(Array(page.utf8), status: .ok, headers: headers), "-")
+    default:
+      return await image(request)
+    }
+  }
+
+  private func image(_ request: Request) async -> (Response, String) {
+    let path: ServePath
+    do { path = try ServePath(request.uri.path) } catch {
+      return (Self.text(.badRequest, error.message), "-")
+    }
+    if let refusal = signatureRefusal(path) { return (Self.text(.forbidden, refusal), "-") }
+    let folder = currentFolder
+    let resolved: OnDemandRequest
+    do {
+      resolved = try folder.request(
+        asset: path.asset, recipe: path.recipe, scale: path.scale, format: path.format)
+    } catch {
+      return (refused(error), "-")
+    }
+    if let bytes = folder.catalogBytes(for: resolved) {
+      return (imageResponse(bytes, format: resolved.format, request: request), "catalog")
+    }
+    if let bytes = cache.bytes(for: resolved.cacheKey) {
+      return (imageResponse(bytes, format: resolved.format, request: request), "hit")
+    }
+    guard !draining.load(ordering: .relaxed) else {
+      return (Self.text(.serviceUnavailable, "the server is shutting down"), "-")
+    }
+    do {
+      let (output, outcome) = try await coordinator.output(
+        for: resolved.cacheKey, timeout: .seconds(folder.config.serve.timeout)
+      ) { [self] in render(resolved, in: folder) }
+      return (
+        imageResponse(output.bytes, format: resolved.format, request: request), outcome.rawValue
+      )
+    } catch RenderCoordinator.Refusal.queueFull {
+      var headers = HTTPFields()
+      headers[.retryAfter] = "1"
+      return (Self.text(.tooManyRequests, "too many renders waiting", headers: headers), "-")
+    } catch RenderCoordinator.Refusal.timedOut {
+      var headers = HTTPFields()
+      headers[.retryAfter] = "1"
+      return (Self.text(.serviceUnavailable, "the render takes longer", headers: headers), "-")
+    } catch let error as OnDemandError {
+      return (refused(error), "-")
+    } catch {
+      return (Self.text(.internalServerError, "internal error"), "-")
+    }
+  }
+
+  /// Renders the request's job, keeps every output in the cache, and records the time.
+  private func render(_ request: OnDemandRequest, in folder: OnDemandFolder) -> Result<
+    [RenderedOutput], OnDemandError
+  > {
+    let started = ContinuousClock.now
+    let result = Result { () throws(OnDemandError) in try folder.render(request) }
+    let elapsed = ContinuousClock.now - started
+    metrics.rendered(
+      nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds
+        / 1_000_000_000)
+    if case .success(let outputs) = result {
+      for output in outputs { cache.store(output.bytes, for: output.cacheKey) }
+    }
+    return result
+  }
+
+  /// Why the signature segment is refused (nil: accepted).
+  private func signatureRefusal(_ path: ServePath) -> String? {
+    guard let signer else {
+      return path.signature == URLSigner.unsignedSegment
+        ? nil : "this server takes unsigned paths (/unsafe/…)"
+    }
+    guard path.signature != URLSigner.unsignedSegment,
+      signer.verify(signature: path.signature, path: path.signedPart)
+    else { return "bad signature" }
+    return nil
+  }
+
+  private func refused(_ error: OnDemandError) -> Response {
+    if error.status >= 413 { logger.warning("\(error.logDetail)") }
+    return Self.text(HTTPResponse.Status(code: error.status), error.message)
+  }
+
+  private func imageResponse(_ bytes: [UInt8], format: ImageFormat, request: Request)
+    -> Response
+  {
+    let etag = "\"" + Self.hex(SHA256.hash(data: bytes)) + "\""
+    var headers = HTTPFields()
+    headers[.eTag] = etag
+    headers[.cacheControl] = currentFolder.config.serve.cacheControl
+    if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
+      return Response(status: .notModified, headers: headers)
+    }
+    headers[.contentType] = Self.mimeType(format)
+    return Self.body(bytes, status: .ok, headers: headers)
+  }
+
+  /// Whether an `If-None-Match` value names `etag` (or is `*`).
+  static func matches(_ header: String, _ etag: String) -> Bool {
+    header.split(separator: ",").contains { part in
+      let tag = part.trimmingCharacters(in: .whitespaces)
+      return tag == "*" || tag == etag || tag == "W/" + etag
+    }
+  }
+
+  static func mimeType(_ format: ImageFormat) -> String {
+    switch format {
+    case .png: "image/png"
+    case .jpeg: "image/jpeg"
+    case .webp: "image/webp"
+    case .heif: "image/heif"
+    }
+  }
+
+  static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:])
+    -> Response
+  {
+    var headers = headers
+    headers[.contentType] = "text/plain; charset=utf-8"
+    return body(Array((message + "\n").utf8), status: status, headers: headers)
+  }
+
+  static func body(_ bytes: [UInt8], status: HTTPResponse.Status, headers: HTTPFields) -> Response {
+    var headers = headers
+    headers[.contentLength] = String(bytes.count)
+    return Response(
+      status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+  }
+
+  private static func hex(_ digest: SHA256.Digest) -> String {
+    digest.map { String(format: "%02x", $0) }.joined()
+  }
+}

@@ -1,0 +1,109 @@
+internal import Foundation
+public import Hummingbird
+public import Logging
+internal import ServiceLifecycle
+public import ThumbForge
+internal import UnixSignals
+internal import Vips
+
+/// What `thumbforge serve` is asked to do: the folder (its configuration and catalog, as for
+/// `build`), where to listen, and whether unsigned paths may be served beyond loopback.
+public struct ServeOptions: Sendable {
+  public var build: BuildOptions
+  public var host = "127.0.0.1"
+  public var port = 8080
+  public var allowUnsigned = false
+  /// Render workers (default: one per core).
+  public var workers: Int?
+
+  public init(build: BuildOptions) {
+    self.build = build
+  }
+
+  /// Whether `host` only accepts connections from this machine.
+  public var isLoopback: Bool {
+    ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+  }
+}
+
+/// Why `serve` cannot start.
+public struct ServeError: Error, Sendable {
+  public var message: String
+}
+
+/// Builds and runs the server: the folder loaded and planned, libvips set up for untrusted
+/// input when asked, Hummingbird on the chosen address, the folder watched for changes, and
+/// a graceful shutdown on SIGTERM/SIGINT that finishes in-flight renders within the render
+/// timeout.
+public enum ServeRunner {
+  /// The server's responder and the Hummingbird application around it.
+  public static func makeApplication(
+    _ options: ServeOptions, environment: [String: String], logger: Logger
+  ) throws -> (ImageServer, some ApplicationProtocol) {
+    let signer: URLSigner?
+    do { signer = try URLSigner.fromEnvironment(environment) } catch {
+      throw ServeError(message: error.message)
+    }
+    if signer == nil && !options.isLoopback && !options.allowUnsigned {
+      throw ServeError(
+        message:
+          "refusing to serve unsigned paths on \(options.host): set \(URLSigner.keyVariable) and \(URLSigner.saltVariable) (hex), or pass --allow-unsigned"
+      )
+    }
+    let folder: OnDemandFolder
+    do { folder = try OnDemandFolder.load(options.build) } catch {
+      throw ServeError(message: error.description)
+    }
+    let settings = folder.config.serve
+    Vips.blockUntrustedLoaders(settings.untrustedSources)
+    Vips.setOperationCache(maxOperations: 0)
+    let workers = options.workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+    if workers > 1 { Vips.concurrency = 1 }
+    let server = try ImageServer(
+      folder: folder, signer: signer, preview: settings.preview ?? options.isLoopback,
+      workers: workers, logger: logger)
+    let app = Application(
+      responder: server,
+      configuration: ApplicationConfiguration(
+        address: .hostname(options.host, port: options.port), serverName: "thumbforge"),
+      services: [FolderWatch(server: server), DrainOnShutdown(server: server)],
+      logger: logger)
+    return (server, app)
+  }
+
+  /// Runs until SIGTERM or SIGINT, then drains: no new renders, in-flight ones finish
+  /// (within the render timeout), and the function returns.
+  public static func run(_ options: ServeOptions, logger: Logger) async throws {
+    let (server, app) = try makeApplication(
+      options, environment: ProcessInfo.processInfo.environment, logger: logger)
+    var configuration = ServiceGroupConfiguration(
+      services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    configuration.maximumGracefulShutdownDuration = .seconds(
+      server.currentFolder.config.serve.timeout + 5)
+    try await ServiceGroup(configuration: configuration).run()
+  }
+}
+
+/// Reloads the folder once a second when a master, the configuration or the manifest changed.
+struct FolderWatch: Service {
+  let server: ImageServer
+
+  func run() async throws {
+    try await cancelWhenGracefulShutdown {
+      while !Task.isCancelled {
+        try await Task.sleep(for: .seconds(1))
+        server.reloadIfChanged()
+      }
+    }
+  }
+}
+
+/// Marks the server as draining as soon as a graceful shutdown begins.
+struct DrainOnShutdown: Service {
+  let server: ImageServer
+
+  func run() async throws {
+    try? await gracefulShutdown()
+    server.startDraining()
+  }
+}

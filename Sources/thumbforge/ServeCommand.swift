@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ThumbForge
+import ThumbForgeServer
+
+/// `thumbforge serve [FOLDER]`: the catalog's recipes over HTTP.
+struct ServeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Render the folder's recipes on demand over HTTP (same recipes and pixels as build).",
+    discussion: """
+      URLs: /{signature}/{recipe}/{asset}@{scale}x.{ext}, e.g. /…/tile/Resorts/les-arcs@2x.jpg. \
+      Signing keys come from THUMBFORGE_KEY and THUMBFORGE_SALT (hex, comma-separated pairs for \
+      rotation; see 'thumbforge sign'); without them the signature segment is 'unsafe' and the \
+      server only listens on loopback unless --allow-unsigned. Also: /healthz, /readyz, \
+      /metrics, and a preview page at / (serve.preview). SIGTERM drains and exits 0.
+      """)
+
+  @Argument(help: "The asset folder.")
+  var folder: String = "Assets"
+
+  @Option(name: .long, help: "Configuration file (default: thumbforge.yml in the folder).")
+  var config: String?
+
+  @Option(
+    name: [.short, .long],
+    help: "The catalog to send up-to-date outputs from (default: the configuration's 'output').")
+  var output: String?
+
+  @Option(name: .long, help: "Address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(name: .long, help: "Port to listen on.")
+  var port = 8080
+
+  @Option(name: [.short, .long], help: "Parallel renders (default: one per core).")
+  var jobs: Int?
+
+  @Flag(name: .long, help: "Serve unsigned paths on addresses other than loopback.")
+  var allowUnsigned = false
+
+  func validate() throws {
+    if !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535, got \(port)") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
+  }
+
+  func run() throws {
+    var build = BuildOptions(folder: URL(fileURLWithPath: folder))
+    build.configFile = config.map { URL(fileURLWithPath: $0) }
+    build.output = output.map { URL(fileURLWithPath: $0) }
+    var options = ServeOptions(build: build)
+    options.host = host
+    options.port = port
+    options.allowUnsigned = allowUnsigned
+    options.workers = jobs
+    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    let logger = Logger(label: "thumbforge.serve")
+    let settings = options
+    let outcome = BlockingTask { try await ServeRunner.run(settings, logger: logger) }.wait()
+    if case .failure(let error) = outcome {
+      let message = (error as? ServeError)?.message ?? "\(error)"
+      FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+      throw ExitCode(2)
+    }
+  }
+}
+
+/// Runs async work to completion from synchronous code (the command line's `run`).
+final class BlockingTask: @unchecked Sendable {
+  private let semaphore = DispatchSemaphore(value: 0)
+  private var result: Result<Void, any Error> = .success(())
+
+  init(_ work: @escaping @Sendable () async throws -> Void) {
+    Task {
+      do { try await work() } catch { self.result = .failure(error) }
+      self.semaphore.signal()
+    }
+  }
+
+  func wait() -> Result<Void, any Error> {
+    semaphore.wait()
+    return result
+  }
+}

@@ -87,8 +87,9 @@ let package = Package(
     .testTarget(
       name: "ThumbForgeServerTests",
       dependencies: [
-        "ThumbForgeServer", "ThumbForge", "ThumbForgeTestSupport",
+        "ThumbForgeServer", "ThumbForge", "Vips", "ThumbForgeTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings),
     .testTarget(

@@ -55,6 +55,12 @@ public enum ServeRunner {
       throw ServeError(message: error.description)
     }
     let settings = folder.config.serve
+    let cache = URL(fileURLWithPath: settings.cache, relativeTo: folder.folder).standardizedFileURL
+    let root = folder.folder.standardizedFileURL.path
+    if cache.path == root || cache.path.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+      throw ServeError(
+        message: "serve.cache '\(settings.cache)' is inside the asset folder; put it outside")
+    }
     Vips.blockUntrustedLoaders(settings.untrustedSources)
     Vips.setOperationCache(maxOperations: 0)
     let workers = options.workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)

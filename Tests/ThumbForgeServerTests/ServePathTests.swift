@@ -1,5 +1,6 @@
 import Testing
 import ThumbForge
+import Vips
 
 @testable import ThumbForgeServer
 

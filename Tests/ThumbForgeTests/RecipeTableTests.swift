@@ -51,6 +51,7 @@ struct RecipeTableTests {
     var changed = false
     for (marker, table) in [
       ("settings", ConfigReference.settingsTable()), ("recipe-keys", ConfigReference.recipeTable()),
+      ("serve-keys", ConfigReference.serveTable()),
     ] {
       let begin =
         "<!-- \(marker): generated from the key table; run the tests with THUMBFORGE_UPDATE_README=1 -->\n"

@@ -1,9 +1,11 @@
 internal import Foundation
 
 /// Walks an asset folder: hidden entries, the catalog and the configuration are skipped;
-/// unreadable folders and symlink loops are reported, not fatal.
+/// unreadable folders and symlink loops are reported, not fatal. When `confined` (`serve`),
+/// entries whose real path is outside the folder (symbolic links leaving it) are skipped
+/// and reported.
 enum FolderScanner {
-  static func scan(folder: URL, skipping skipped: Set<String> = [])
+  static func scan(folder: URL, skipping skipped: Set<String> = [], confined: Bool = false)
     -> (files: [ScannedFile], problems: [Problem])
   {
     var files: [ScannedFile] = []
@@ -11,6 +13,7 @@ enum FolderScanner {
     var visited = Set<String>()
     let root = folder.standardizedFileURL.path
     let skippedPaths = Set(skipped.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    let realRoot = (root as NSString).resolvingSymlinksInPath
 
     func walk(_ path: String, relative: String) {
       let real = (path as NSString).resolvingSymlinksInPath
@@ -34,6 +37,15 @@ enum FolderScanner {
         let child = path + "/" + name
         let childRelative = relative.isEmpty ? name : relative + "/" + name
         if skippedPaths.contains(child) { continue }
+        if confined {
+          let real = (child as NSString).resolvingSymlinksInPath
+          guard real.hasPrefix(realRoot + "/") else {
+            problems.append(
+              Problem(path: childRelative, reason: "symbolic link leaves the asset folder; skipped")
+            )
+            continue
+          }
+        }
         guard let info = opened.info(of: name) else {
           problems.append(
             Problem(path: childRelative, reason: "cannot read (broken link or no permission)"))

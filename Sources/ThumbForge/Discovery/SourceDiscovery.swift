@@ -18,7 +18,8 @@ enum SourceDiscovery {
     _ workspace: Workspace, cache readCache: () -> ProbeCache, width: Int
   ) -> Result {
     let config = workspace.config
-    let scan = FolderScanner.scan(folder: workspace.folder, skipping: workspace.skippedPaths)
+    let scan = FolderScanner.scan(
+      folder: workspace.folder, skipping: workspace.skippedPaths, confined: workspace.confined)
     let cache = readCache()
     var problems = scan.problems
     let candidates: [(ScannedFile, MasterName)] = scan.files.compactMap { file in

@@ -11,6 +11,8 @@ public struct Workspace: Sendable {
   /// while a file's size and modification time match.
   public var probeCache: URL
   public var swiftFile: URL?
+  /// Whether discovery skips files whose real path leaves the folder (`serve`).
+  var confined = false
 
   /// Loads the configuration and resolves every path.
   public static func resolve(_ options: BuildOptions) throws(ConfigError) -> Workspace {

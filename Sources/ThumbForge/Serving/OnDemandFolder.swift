@@ -20,18 +20,24 @@ public struct OnDemandFolder: Sendable {
   /// The last build's imagesets by folder (to send up-to-date outputs from the catalog).
   let previous: [String: ManifestImageSet]
   let signature: FolderSignature
+  /// The manifest's size and modification time when loaded (a build may replace it).
+  let manifestStamp: FileStamp?
 
   /// Discovers and plans the folder of `options` (its configuration, catalog and manifest).
   public static func load(_ options: BuildOptions) throws(ConfigError) -> OnDemandFolder {
-    var workspace = try Workspace.resolve(options)
+    try load(Workspace.resolve(options))
+  }
+
+  /// Loads `workspace` as a server sees it: symbolic links leaving the folder are skipped,
+  /// and an untrusted folder gets the lower pixel limit unless the file sets one.
+  static func load(_ workspace: Workspace) throws(ConfigError) -> OnDemandFolder {
+    var workspace = workspace
+    workspace.confined = true
     if workspace.config.serve.untrustedSources && !workspace.config.limitInputPixelsIsSet {
       workspace.config.limitInputPixels = ServeSettings.untrustedPixelLimit
     }
-    return try load(workspace)
-  }
-
-  static func load(_ workspace: Workspace) throws(ConfigError) -> OnDemandFolder {
     let signature = FolderSignature.of(workspace)
+    let manifestStamp = Self.stamp(of: workspace.manifest)
     let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
     let found = SourceDiscovery.discover(
       workspace, cache: ProbeCache.read(at: workspace.probeCache), width: width)
@@ -50,22 +56,27 @@ public struct OnDemandFolder: Sendable {
       workspace: workspace, planner: planner,
       jobs: Dictionary(
         plan.jobs.map { ($0.source.qualifiedName, $0) }, uniquingKeysWith: { a, _ in a }),
-      problems: problems, previous: previous, signature: signature)
+      problems: problems, previous: previous, signature: signature,
+      manifestStamp: manifestStamp)
+  }
+
+  private static func stamp(of file: URL) -> FileStamp? {
+    FileStamp.current(at: file.path).map {
+      FileStamp(byteSize: $0.byteSize, modified: $0.modified, hash: "")
+    }
   }
 
   /// The folder loaded again when any master, the configuration or the catalog's manifest
   /// changed since this one was loaded; `nil` when nothing did.
   public func reloaded() throws(ConfigError) -> OnDemandFolder? {
-    let now = FolderSignature.of(workspace)
-    guard now != signature else { return nil }
+    guard
+      FolderSignature.of(workspace) != signature
+        || Self.stamp(of: workspace.manifest) != manifestStamp
+    else { return nil }
     var options = BuildOptions(folder: workspace.folder)
     options.configFile = workspace.configFile
     options.output = workspace.catalog
-    var reloadedWorkspace = try Workspace.resolve(options)
-    reloadedWorkspace.config.limitInputPixels =
-      workspace.config.serve.untrustedSources && !reloadedWorkspace.config.limitInputPixelsIsSet
-      ? ServeSettings.untrustedPixelLimit : reloadedWorkspace.config.limitInputPixels
-    return try Self.load(reloadedWorkspace)
+    return try Self.load(Workspace.resolve(options))
   }
 
   /// The configuration the folder was planned with.
@@ -98,11 +109,11 @@ public struct OnDemandFolder: Sendable {
     asset: String, recipe: RecipeRequest, scale: Int, format: ImageFormat
   ) throws(OnDemandError) -> OnDemandRequest {
     guard let job = jobs[asset] else {
-      if let problem = problems[asset] {
-        let detail = problem.description
-        throw problem.kind == .tooLarge ? .tooLarge(detail) : .undecodable(detail)
+      switch problems[asset]?.kind {
+      case .tooLarge: throw .tooLarge(problems[asset]!.description)
+      case .undecodable: throw .undecodable(problems[asset]!.description)
+      case .other, nil: throw .unknownAsset(asset)
       }
-      throw .unknownAsset(asset)
     }
     guard planner.savableFormats.contains(format) else {
       throw .unsupportedFormat(format.rawValue)

@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+import ThumbForge
+
+@testable import ThumbForgeServer
+
+@Suite("serve: signatures, coalescing, queue, draining")
+struct ServerBehaviourTests {
+  static let keys = ["THUMBFORGE_KEY": "00ff00ff", "THUMBFORGE_SALT": "abcd"]
+
+  @Test("signed paths: good signatures pass, bad and unsigned ones are 403; keys rotate")
+  func signatures() async throws {
+    let harness = try ServerHarness()
+    defer { harness.remove() }
+    let old = try #require(try URLSigner.fromEnvironment(Self.keys))
+    let rotated = ["THUMBFORGE_KEY": "1234abcd,00ff00ff", "THUMBFORGE_SALT": "ef,abcd"]
+    let new = try #require(try URLSigner.fromEnvironment(rotated))
+    let path = "/flag/Flags/Italy@2x.png"
+    let (_, app) = try harness.server(environment: rotated)
+    try await app.test(.router) { client in
+      for (uri, status) in [
+        (new.signed(path), HTTPResponse.Status.ok), (old.signed(path), .ok),
+        ("/unsafe" + path, .forbidden), ("/AAAA" + path, .forbidden),
+        (
+          new.signed("/flag/Flags/Austria@2x.png").replacingOccurrences(
+            of: "Austria", with: "Italy"), .forbidden
+        ),
+      ] {
+        try await client.execute(uri: uri, method: .get) { response in
+          #expect(response.status == status, "\(uri)")
+        }
+      }
+    }
+    // Once the old pair is retired, its signatures stop working.
+    let retired = ["THUMBFORGE_KEY": "1234abcd", "THUMBFORGE_SALT": "ef"]
+    let (_, app2) = try harness.server(environment: retired)
+    try await app2.test(.router) { client in
+      try await client.execute(uri: old.signed(path), method: .get) { response in
+        #expect(response.status == .forbidden)
+      }
+    }
+  }
+
+  @Test("unsigned serving is refused beyond loopback unless allowed")
+  func unsignedBinding() throws {
+    let harness = try ServerHarness()
+    defer { harness.remove() }
+    #expect(throws: ServeError.self) { try harness.server(host: "0.0.0.0") }
+    _ = try harness.server(environment: Self.keys, host: "0.0.0.0")
+    var options = ServeOptions(build: BuildOptions(folder: harness.folder))
+    options.host = "0.0.0.0"
+    options.allowUnsigned = true
+    _ = try ServeRunner.makeApplication(options, environment: [:], logger: .init(label: "t"))
+  }
+
+  @Test("200 concurrent identical requests: one render, the same bytes for all")
+  func coalescing() async throws {
+    let harness = try ServerHarness()
+    defer { harness.remove() }
+    let (server, app) = try harness.server()
+    let uri = "/unsafe/tile/Resorts/les-arcs@3x.webp"
+    let bodies = try await app.test(.router) { client in
+      try await withThrowingTaskGroup(of: [UInt8].self) { group in
+        for _ in 0..<200 {
+          group.addTask {
+            try await client.execute(uri: uri, method: .get) { response in
+              #expect(response.status == .ok)
+              return response.bytes
+            }
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+    }
+    #expect(server.renderCount == 1)
+    #expect(Set(bodies).count == 1)
+    #expect(bodies.count == 200)
+  }
+
+  @Test("a full queue answers 429 with Retry-After")
+  func queueFull() async throws {
+    let harness = try ServerHarness(config: ServerHarness.config + "  queue: 0\n")
+    defer { harness.remove() }
+    let (server, app) = try harness.server(workers: 1)
+    try await app.test(.router) { client in
+      async let slow = client.execute(uri: "/unsafe/tile/Resorts/les-arcs@3x.png", method: .get) {
+        $0.status
+      }
+      // Wait until the photo's render occupies the only worker.
+      while server.coordinator.depth.running == 0 { try await Task.sleep(for: .milliseconds(2)) }
+      try await client.execute(uri: "/unsafe/flag/Flags/Italy@1x.png", method: .get) { response in
+        #expect(response.status == .tooManyRequests)
+        #expect(response.headers[.retryAfter] == "1")
+      }
+      #expect(try await slow == .ok)
+    }
+  }
+
+  @Test("draining: renders are refused with 503, cached outputs still served, /readyz 503")
+  func draining() async throws {
+    let harness = try ServerHarness()
+    defer { harness.remove() }
+    let (server, app) = try harness.server()
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/unsafe/flag/Flags/Italy@2x.png", method: .get) {
+        #expect($0.status == .ok)
+      }
+      server.startDraining()
+      try await client.execute(uri: "/readyz", method: .get) {
+        #expect($0.status == .serviceUnavailable)
+      }
+      try await client.execute(uri: "/unsafe/flag/Flags/Italy@2x.png", method: .get) {
+        #expect($0.status == .ok)  // from the cache
+      }
+      try await client.execute(uri: "/unsafe/flag/Flags/Austria@2x.png", method: .get) {
+        #expect($0.status == .serviceUnavailable)
+      }
+    }
+  }
+
+  @Test("metrics in Prometheus text")
+  func metrics() async throws {
+    let harness = try ServerHarness()
+    defer { harness.remove() }
+    let (_, app) = try harness.server()
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/unsafe/flag/Flags/Italy@2x.png", method: .get) { _ in }
+      try await client.execute(uri: "/unsafe/flag/Flags/Italy@2x.png", method: .get) { _ in }
+      try await client.execute(uri: "/metrics", method: .get) { response in
+        let text = response.text
+        #expect(text.contains("thumbforge_requests_total{status=\"200\",outcome=\"miss\"} 1"))
+        #expect(text.contains("thumbforge_requests_total{status=\"200\",outcome=\"hit\"} 1"))
+        #expect(text.contains("thumbforge_render_seconds"))
+        #expect(text.contains("thumbforge_cache_bytes"))
+      }
+    }
+  }
+
+  @Test("symbolic links leaving the folder are not assets")
+  func symlinkOutside() async throws {
+    let harness = try ServerHarness()
+    defer { harness.remove() }
+    let outside = harness.root.appendingPathComponent("secret@2x.png")
+    try FileManager.default.copyItem(
+      at: harness.folder.appendingPathComponent("Flags/Italy.svg"),
+      to: harness.root.appendingPathComponent("Secret.svg"))
+    try FileManager.default.createSymbolicLink(
+      at: harness.folder.appendingPathComponent("Flags/Secret.svg"),
+      withDestinationURL: harness.root.appendingPathComponent("Secret.svg"))
+    _ = outside
+    let (_, app) = try harness.server()
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/unsafe/flag/Flags/Secret@2x.png", method: .get) {
+        #expect($0.status == .notFound)
+      }
+    }
+  }
+
+  @Test("a render that outlasts the timeout is answered 503; its result still arrives")
+  func coordinatorTimeout() async throws {
+    let coordinator = RenderCoordinator(workers: 1, queueLimit: 1)
+    let released = Mutex(false)
+    await #expect(throws: RenderCoordinator.Refusal.timedOut) {
+      _ = try await coordinator.output(
+        for: String(repeating: "a", count: 64), timeout: .milliseconds(50)
+      ) {
+        while !released.withLock({ $0 }) { usleep(1000) }
+        return .success([])
+      }
+    }
+    released.withLock { $0 = true }
+  }
+}

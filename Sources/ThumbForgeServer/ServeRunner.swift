@@ -95,7 +95,8 @@ struct FolderWatch: Service {
   let server: ImageServer
 
   func run() async throws {
-    try await cancelWhenGracefulShutdown {
+    // Ends (without an error, which would fail the whole group) when shutdown begins.
+    try? await cancelWhenGracefulShutdown {
       while !Task.isCancelled {
         try await Task.sleep(for: .seconds(1))
         server.reloadIfChanged()

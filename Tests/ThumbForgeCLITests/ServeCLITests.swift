@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import ThumbForgeTestSupport
+import Vips
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `thumbforge serve` as a real process on a real socket.
+@Suite("serve over a socket", .serialized)
+struct ServeCLITests {
+  /// A sandbox with flags and a large photo, and a running server on a free port.
+  final class Running: @unchecked Sendable {
+    let sandbox: Sandbox
+    let cli: RunningCLI
+    let port: Int
+
+    init(_ name: String = #function, bigPhoto: Bool = false) async throws {
+      let config = Sandbox.defaultConfig
+      sandbox = try Sandbox(name, config: config)
+      try sandbox.write(
+        try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Assets/Flags/Italy.svg")),
+        to: "Flags/Italy.svg")
+      if bigPhoto {
+        // A large master, so that its render takes long enough to be interrupted.
+        try sandbox.image("Photos/Big@2x.png", try Fixtures.gradient(width: 6000, height: 4000))
+      }
+      port = try RawHTTP.freePort()
+      cli = try RunningCLI(
+        arguments: ["serve", sandbox.assets.path, "--port", String(port), "--jobs", "1"],
+        in: sandbox.root)
+      let deadline = ContinuousClock.now + .seconds(30)
+      while (try? RawHTTP.get("/healthz", port: port).status) != 200 {
+        if ContinuousClock.now > deadline || cli.hasEnded {
+          let result = await cli.wait()
+          Issue.record("serve did not start: \(result)")
+          throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+    }
+  }
+
+  @Test("SIGTERM mid-render: the render finishes, its request gets 200, exit 0")
+  func sigtermDrains() async throws {
+    let server = try await Running(bigPhoto: true)
+    let port = server.port
+    let slow = Task.detached { try RawHTTP.get("/unsafe/variants/Photos/Big@1x.png", port: port) }
+    // Wait until the render is running, then ask the server to stop.
+    let deadline = ContinuousClock.now + .seconds(20)
+    while true {
+      let metrics = try RawHTTP.get("/metrics", port: port)
+      if String(decoding: metrics.body, as: UTF8.self).contains("thumbforge_renders_in_flight 1") {
+        break
+      }
+      #expect(ContinuousClock.now < deadline)
+      if ContinuousClock.now > deadline { break }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    server.cli.send(SIGTERM)
+    let answer = try await slow.value
+    let result = await server.cli.wait()
+    #expect(answer.status == 200, "\(result)")
+    #expect(try VipsImage.load(bytes: answer.body).width == 3000)
+    #expect(!result.signalled && result.status == 0, "\(result)")
+    #expect(result.stderr.contains("GET /unsafe/variants/Photos/Big@1x.png 200"))
+  }
+
+  @Test("hostile requests: traversal, encoded separators, NUL, slow clients; others still served")
+  func hostileRequests() async throws {
+    // A file beside the asset folder that no request may reach.
+    let server = try await Running()
+    defer { server.cli.send(SIGKILL) }
+    try Data("secret".utf8).write(to: server.sandbox.root.appendingPathComponent("secret.png"))
+    let port = server.port
+    // A client that sends half a request and then nothing.
+    let stalled = try RawHTTP.connect(port: port)
+    RawHTTP.send(stalled, "GET /unsafe/flag/Flags/Italy@2x.png HTTP/1.1\r\nHost: x\r\n")
+    defer { close(stalled) }
+    for target in [
+      "/unsafe/variants/../secret@1x.png", "/unsafe/variants/..%2Fsecret@1x.png",
+      "/unsafe/variants/%2e%2e/secret@1x.png", "/unsafe/variants/a%00b@1x.png",
+      "/unsafe/variants/%2Ftmp%2Fsecret@1x.png", "/unsafe/variants/..\\secret@1x.png",
+      "/unsafe/variants//secret@1x.png",
+      "/unsafe/variants/" + String(repeating: "a", count: 2000) + "@1x.png",
+      "/unsafe/fill:10000x10000/Flags/Italy@3x.png",
+    ] {
+      let answer = try RawHTTP.get(target, port: port)
+      #expect([400, 404].contains(answer.status), "\(target) → \(answer.status)")
+      #expect(!String(decoding: answer.body, as: UTF8.self).contains("secret\n"))
+    }
+    #expect(try RawHTTP.get("/unsafe/secret@1x.png", port: port).status == 400)
+    #expect(try RawHTTP.get("/unsafe/variants/secret@1x.png", port: port).status == 404)
+    // The stalled client does not keep the others waiting.
+    let good = try RawHTTP.get("/unsafe/flag/Flags/Italy@2x.png", port: port)
+    #expect(good.status == 200)
+    #expect(try VipsImage.load(bytes: good.body).width == 80)
+  }
+}

@@ -40,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fwrite(jpeg, 1, jpeg_size, file);
     fclose(file);
     s = cjpeg_open(temporary_path(), shrink, strict, limit, &status, error, sizeof error);
+    unlink(temporary_path()); /* the stream keeps the file open */
   } else {
     s = cjpeg_open_memory(jpeg, jpeg_size, shrink, strict, limit, &status, error,
                           sizeof error);

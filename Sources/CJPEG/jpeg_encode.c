@@ -2,14 +2,84 @@
 
 #include "CJPEG.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "jpeg_errors.h"
 #include "jpeg_huffman.h"
 
+/* Per thread, so a test comparing the two ways runs beside other encodes undisturbed. */
+static _Thread_local int fast_statistics_refused = 0;
+static _Thread_local int statistics_check_failed = 0;
+static _Thread_local unsigned long fast_statistics_passes = 0;
+
+void cjpeg_allow_fast_statistics(int allowed) { fast_statistics_refused = !allowed; }
+void cjpeg_fail_statistics_check(int fail) { statistics_check_failed = fail != 0; }
+unsigned long cjpeg_fast_statistics_passes(void) { return fast_statistics_passes; }
+
+/* Encodes as cjpeg_encode, with ThumbForge's statistics pass when `own_statistics` (where
+ * the image is a case it handles) or libjpeg's. */
+static int encode(const uint8_t *pixels, int width, int height, int bands, long stride,
+                  int quality, int optimize_coding, int progressive, int own_statistics,
+                  uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+/* The run-time half of the check (see CJPEG.h): the library's identity, then one encode
+ * each way of a small image with flat areas, gradients and noise, in colour at quality 75
+ * (4:2:0) and in grey at 95, all of which must give the same bytes. */
+static int runtime_check_passed = 0;
+static pthread_once_t runtime_check_once = PTHREAD_ONCE_INIT;
+
+static int same_bytes_both_ways(const uint8_t *pixels, int width, int height, int bands,
+                                int quality) {
+  uint8_t *own = NULL, *theirs = NULL;
+  size_t own_size = 0, their_size = 0;
+  int same = encode(pixels, width, height, bands, (long)width * bands, quality, 1, 0, 1, &own,
+                    &own_size, NULL, 0) == 0 &&
+             encode(pixels, width, height, bands, (long)width * bands, quality, 1, 0, 0,
+                    &theirs, &their_size, NULL, 0) == 0 &&
+             own_size == their_size && memcmp(own, theirs, own_size) == 0;
+  free(own);
+  free(theirs);
+  return same;
+}
+
+static void run_runtime_check(void) {
+  if (!cjpeg_statistics_library_matches()) return;
+  unsigned long passes = fast_statistics_passes; /* the check's own passes do not count */
+  enum { width = 61, height = 37 };
+  static uint8_t pixels[width * height * 3];
+  uint32_t seed = 12345;
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      for (int c = 0; c < 3; c++) {
+        seed = seed * 1103515245u + 12345u;
+        uint8_t noise = (uint8_t)(seed >> 24);
+        uint8_t value = x < 20 ? (uint8_t)(40 * c) : x < 40 ? (uint8_t)(4 * x + 3 * y) : noise;
+        pixels[(y * width + x) * 3 + c] = value;
+      }
+  runtime_check_passed = same_bytes_both_ways(pixels, width, height, 3, 75) &&
+                         same_bytes_both_ways(pixels, width * 3, height, 1, 95);
+  fast_statistics_passes = passes;
+}
+
+int cjpeg_fast_statistics_supported(void) {
+  if (!CJPEG_OWN_STATISTICS || statistics_check_failed) return 0;
+  pthread_once(&runtime_check_once, run_runtime_check);
+  return runtime_check_passed;
+}
+
 int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long stride,
                  int quality, int optimize_coding, int progressive, uint8_t **out,
                  size_t *out_size, char *error, size_t error_size) {
+  int own = optimize_coding && !fast_statistics_refused && cjpeg_fast_statistics_supported();
+  return encode(pixels, width, height, bands, stride, quality, optimize_coding, progressive,
+                own, out, out_size, error, error_size);
+}
+
+static int encode(const uint8_t *pixels, int width, int height, int bands, long stride,
+                  int quality, int optimize_coding, int progressive, int own_statistics,
+                  uint8_t **out, size_t *out_size, char *error, size_t error_size) {
   struct jpeg_compress_struct info;
   cjpeg_errors errors;
   /* Written by libjpeg as it grows; volatile so its value survives the longjmp. */
@@ -19,6 +89,11 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long s
   *out_size = 0;
   if (bands != 1 && bands != 3) {
     if (error && error_size) snprintf(error, error_size, "%d bands cannot be JPEG", bands);
+    return -1;
+  }
+  /* libjpeg refuses sizes of 0 and over 65500 itself; the rows must be readable. */
+  if (!pixels || width < 0 || height < 0 || stride < (long)width * bands) {
+    if (error && error_size) snprintf(error, error_size, "bad image arguments");
     return -1;
   }
   info.err = cjpeg_errors_init(&errors, 0);
@@ -47,7 +122,8 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long s
   info.Y_density = 72;
   jpeg_start_compress(&info, TRUE);
   cjpeg_statistics statistics;
-  cjpeg_statistics_take_over(&info, &statistics);
+  if (own_statistics && cjpeg_statistics_take_over(&info, &statistics))
+    fast_statistics_passes++;
   while (info.next_scanline < info.image_height) {
     JSAMPROW rows[16];
     int count = 0;

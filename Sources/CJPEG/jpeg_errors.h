@@ -14,6 +14,7 @@ typedef struct {
   struct jpeg_error_mgr base;
   jmp_buf escape;
   int strict; /* warnings (corrupt data worked around) are errors */
+  int status; /* a cjpeg_status for the caller, set before failing (decoder only) */
   char message[JMSG_LENGTH_MAX];
 } cjpeg_errors;
 

@@ -9,19 +9,33 @@
 
 #include <jerror.h>
 
+int cjpeg_statistics_library_matches(void) {
+#if CJPEG_OWN_STATISTICS
+  struct jpeg_error_mgr errors;
+  jpeg_std_error(&errors);
+  /* jerror.c sets last_jpeg_message from the library's own message list: libjpeg-turbo 2.2
+   * and 3.x add messages, IJG libjpeg and others differ. */
+  if (errors.last_jpeg_message != (int)JMSG_LASTMSGCODE - 1) return 0;
+  const char *copyright = errors.jpeg_message_table[JMSG_COPYRIGHT];
+  return copyright && strstr(copyright, "libjpeg-turbo") != NULL;
+#else
+  return 0;
+#endif
+}
+
+#if !CJPEG_OWN_STATISTICS
+int cjpeg_statistics_take_over(j_compress_ptr cinfo, cjpeg_statistics *stats) {
+  (void)cinfo;
+  (void)stats;
+  return 0;
+}
+#else
+
 /* Exported by libjpeg (jchuff.c) since 6b, declared in its uninstalled jchuff.h: builds the
  * optimal table for `freq` (257 counts, clobbered) into `htbl`. */
 extern void jpeg_gen_optimal_table(j_compress_ptr cinfo, JHUFF_TBL *htbl, long freq[]);
 
 #define MAX_COEF_BITS 10 /* 8-bit samples */
-
-/* Per thread, so a test comparing the two ways runs beside other encodes undisturbed. */
-static _Thread_local int fast_statistics_refused = 0;
-static _Thread_local unsigned long fast_statistics_passes = 0;
-
-void cjpeg_allow_fast_statistics(int allowed) { fast_statistics_refused = !allowed; }
-
-unsigned long cjpeg_fast_statistics_passes(void) { return fast_statistics_passes; }
 
 static inline int magnitude_bits(int value) {
   unsigned magnitude = (unsigned)(value < 0 ? -value : value);
@@ -105,7 +119,7 @@ static void start_pass(j_compress_ptr cinfo, boolean gather_statistics) {
 int cjpeg_statistics_take_over(j_compress_ptr cinfo, cjpeg_statistics *stats) {
   /* Only the one case whose pass sequence is known: a single sequential Huffman scan with
    * optimized tables, no restart markers (they reset DC predictions mid-pass). */
-  if (fast_statistics_refused || !cinfo->optimize_coding ||
+  if (!cinfo->optimize_coding ||
       cinfo->progressive_mode || cinfo->arith_code || cinfo->restart_interval != 0 ||
       cinfo->restart_in_rows != 0 || cinfo->num_scans > 1 || cinfo->data_precision != 8 ||
       cinfo->comps_in_scan > MAX_COMPS_IN_SCAN || cinfo->entropy == NULL)
@@ -117,6 +131,6 @@ int cjpeg_statistics_take_over(j_compress_ptr cinfo, cjpeg_statistics *stats) {
   stats->libjpeg = cinfo->entropy;
   cinfo->entropy = &stats->base;
   start_pass(cinfo, TRUE);
-  fast_statistics_passes++;
   return 1;
 }
+#endif

@@ -1,5 +1,5 @@
 /* JPEG's zigzag coefficient order, and maps of a block's nonzero coefficients in that
- * order: shared by the encoder's statistics pass and the progressive decoder. */
+ * order, for the encoder's statistics pass. */
 #ifndef THUMBFORGE_JPEG_ORDER_H
 #define THUMBFORGE_JPEG_ORDER_H
 

@@ -15,6 +15,7 @@
 #include "CResample.h"
 #include "resample_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,9 +131,10 @@ void cresample_stream_free(cresample_stream *s) {
 cresample_stream *cresample_stream_new(int width, int height, int bands, int scaled_width,
                                        int scaled_height, int x, int y, int out_width,
                                        int out_height, cresample_kernel kernel, uint8_t *dst) {
+  /* Sums in 64 bits: a region near INT_MAX must not wrap around to pass the check. */
   if (!dst || width < 1 || height < 1 || bands < 1 || bands > 4 || scaled_width < 1 ||
       scaled_height < 1 || x < 0 || y < 0 || out_width < 1 || out_height < 1 ||
-      x + out_width > scaled_width || y + out_height > scaled_height ||
+      (int64_t)x + out_width > scaled_width || (int64_t)y + out_height > scaled_height ||
       !cresample_kernel_known(kernel))
     return NULL;
   cresample_stream *s = calloc(1, sizeof(cresample_stream));
@@ -217,8 +219,10 @@ static int wants(const cresample_stream *s, int y) {
 
 int cresample_streams_push(cresample_stream *const *streams, int n, const uint8_t *rows,
                            long stride, int first, int count) {
+  if (n < 1 || !streams || !rows || first < 0 || count < 1 || first % BLOCK_ROWS != 0 ||
+      (int64_t)first + count > INT_MAX)
+    return -1;
   int last = first + count;
-  if (n < 1 || !rows || count < 1 || first % BLOCK_ROWS != 0) return -1;
   int bands = streams[0] ? streams[0]->bands : 0, lo = 0, hi = 0;
   for (int i = 0; i < n; i++) {
     const cresample_stream *s = streams[i];
@@ -300,15 +304,15 @@ static void halve_row(const uint8_t *restrict top, const uint8_t *restrict botto
 
 int cresample_halve_strip(const uint8_t *rows, int width, int bands, long stride, int first,
                           int count, uint8_t *dst) {
-  if (!rows || !dst || width < 2 || count < 1 || first % 2 != 0 || bands < 1 || bands > 4 ||
-      stride < (long)width * bands)
+  if (!rows || !dst || width < 2 || first < 0 || count < 1 || first % 2 != 0 || bands < 1 ||
+      bands > 4 || (int64_t)first + count > INT_MAX || stride < (long)width * bands)
     return -1;
   int w = width / 2;
   int vector = use_vector_passes();
   (void)vector;
   for (int y = 0; y + 1 < count; y += 2) {
     const uint8_t *top = rows + (long)y * stride;
-    uint8_t *out = dst + (long)((first + y) / 2) * w * bands;
+    uint8_t *out = dst + ((long)first + y) / 2 * w * bands;
 #ifdef CRESAMPLE_HAVE_AVX2_PASSES
     if (vector) {
       cresample_halve_row_avx2(top, top + stride, w, bands, out);

@@ -8,6 +8,7 @@
 #include "CResample.h"
 #include "resample_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -68,8 +69,19 @@ static void axis_free(axis *a) {
   free(a->pair_weights);
 }
 
+/* floor(v) as an index clamped to [lo, hi], computed in double so that windows of huge
+ * axes (supports of billions of pixels) never convert an out-of-range double to int. */
+static int index_in(double v, int lo, int hi) {
+  v = floor(v);
+  return v < lo ? lo : v > hi ? hi : (int)v;
+}
+
 static int axis_make(axis *a, int in_size, int out_size, int first, int count,
                      cresample_kernel kernel) {
+  /* Every output position must exist: first + count <= out_size, summed in 64 bits. */
+  if (in_size < 1 || out_size < 1 || first < 0 || count < 1 ||
+      (int64_t)first + count > out_size)
+    return -1;
   double scale = (double)in_size / out_size;
   double stretch = scale > 1.0 ? scale : 1.0;
   double support = support_of(kernel) * stretch;
@@ -78,9 +90,9 @@ static int axis_make(axis *a, int in_size, int out_size, int first, int count,
    * 2 x ceil(support) + 1 slots would add up to three taps of zero weight). */
   int taps = 1;
   for (int i = 0; i < count; i++) {
-    double centre = (first + i + 0.5) * scale;
-    int jlo = (int)floor(centre - support - 0.5) + 1;
-    int jhi = (int)ceil(centre + support - 0.5) - 1;
+    double centre = ((double)first + i + 0.5) * scale;
+    int jlo = index_in(centre - support - 0.5, -1, in_size - 1) + 1;
+    int jhi = -index_in(-(centre + support - 0.5), -in_size, 0) - 1;
     if (jlo < 0) jlo = 0;
     if (jhi > in_size - 1) jhi = in_size - 1;
     if (jhi - jlo + 1 > taps) taps = jhi - jlo + 1;
@@ -99,11 +111,12 @@ static int axis_make(axis *a, int in_size, int out_size, int first, int count,
   }
   for (int i = 0; i < count; i++) {
     /* Pixel j covers [j, j + 1); output i's centre in input coordinates: */
-    double centre = (first + i + 0.5) * scale;
+    double centre = ((double)first + i + 0.5) * scale;
     /* Taps j with |j + 0.5 - centre| < support; those past an edge take the edge pixel.
-     * The window [from, from + taps) holds every (clamped) tap. */
-    int jlo = (int)floor(centre - support - 0.5) + 1;
-    int jhi = (int)ceil(centre + support - 0.5) - 1;
+     * The window [from, from + taps) holds every (clamped) tap. (The bounds are clamped
+     * only far beyond any image that fits in memory, where the cast would overflow.) */
+    int jlo = index_in(centre - support - 0.5, INT_MIN / 2, INT_MAX / 2) + 1;
+    int jhi = -index_in(-(centre + support - 0.5), INT_MIN / 2, INT_MAX / 2) - 1;
     int from = jlo < 0 ? 0 : jlo;
     if (from > in_size - taps) from = in_size - taps;
     for (int t = 0; t < taps; t++) raw[t] = 0.0;

@@ -8,11 +8,21 @@ public struct JPEGFile: Sendable, Equatable {
   public var shrink: Int
   /// How strictly damage was treated.
   public var failOn: FailOn
+  /// The most pixels (width × height as stored) the file may have: the direct decoder
+  /// refuses larger files after reading only the header.
+  public var limitInputPixels: Int
 
-  public init(path: String, shrink: Int = 1, failOn: FailOn = .warning) {
+  /// sharp's default limit, and the configuration's (`limit-input-pixels`).
+  public static let defaultLimitInputPixels = 268_402_689
+
+  public init(
+    path: String, shrink: Int = 1, failOn: FailOn = .warning,
+    limitInputPixels: Int = JPEGFile.defaultLimitInputPixels
+  ) {
     self.path = path
     self.shrink = shrink
     self.failOn = failOn
+    self.limitInputPixels = limitInputPixels
   }
 
   /// Whether libjpeg-turbo can hold the file to ``failOn`` itself: it tells warnings, not

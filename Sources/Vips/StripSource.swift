@@ -14,7 +14,7 @@ final class StripSource {
   init(_ image: VipsImage, file: JPEGFile?, strip: Int) throws(VipsError) {
     self.image = image
     path = file?.path
-    if let file, let opened = Self.open(file, like: image) {
+    if let file, let opened = try Self.open(file, like: image) {
       jpeg = opened
       buffer = .allocate(capacity: image.width * image.bands * strip)
     } else {
@@ -53,12 +53,26 @@ final class StripSource {
 
   /// The decoder for `file`, when it yields exactly `image`'s pixels; nil otherwise (the
   /// region then computes them).
-  private static func open(_ file: JPEGFile, like image: VipsImage) -> OpaquePointer? {
+  ///
+  /// - Throws: ``VipsError`` naming the file when it has more pixels than
+  ///   ``JPEGFile/limitInputPixels`` (refused after reading only the header).
+  private static func open(_ file: JPEGFile, like image: VipsImage) throws(VipsError)
+    -> OpaquePointer?
+  {
     guard image.format == .uchar, image.bands == 3 || image.bands == 1,
       file.libjpegHonoursFailOn
     else { return nil }
     let strict: Int32 = file.failOn == .warning ? 1 : 0
-    guard let opened = cjpeg_open(file.path, Int32(file.shrink), strict, nil, 0) else {
+    var status = CJPEG_OK
+    var message = [CChar](repeating: 0, count: 256)
+    guard
+      let opened = cjpeg_open(
+        file.path, Int32(file.shrink), strict, UInt64(max(0, file.limitInputPixels)), &status,
+        &message, message.count)
+    else {
+      if status == CJPEG_TOO_LARGE {
+        throw VipsError(context: file.path, message: String(nulTerminated: message))
+      }
       return nil
     }
     guard cjpeg_width(opened) == image.width, cjpeg_height(opened) == image.height,

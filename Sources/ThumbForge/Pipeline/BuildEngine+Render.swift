@@ -31,7 +31,9 @@ extension BuildEngine {
       .started(jobs: total, outputs: decision.toRender.reduce(0) { $0 + $1.set.outputs.count }))
     for warning in report.warnings { onEvent(.warning(warning)) }
     try state.pending.write(Set(decision.toRender.map(\.set.folder)))
-    let renderer = Renderer(folder: workspace.folder, failOn: workspace.config.failOn)
+    let renderer = Renderer(
+      folder: workspace.folder, failOn: workspace.config.failOn,
+      limitInputPixels: workspace.config.limitInputPixels)
     let render = { @Sendable (index: Int, sets: [PlannedImageSet]) in
       Self.renderJob(
         plan.jobs[index], sets: sets, renderer: renderer, writer: writer, previous: previous)

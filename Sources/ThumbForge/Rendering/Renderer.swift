@@ -6,10 +6,16 @@ internal import Vips
 struct Renderer: Sendable {
   var folder: URL
   var failOn: FailOn
+  /// The configuration's `limit-input-pixels`, held to again while decoding.
+  var limitInputPixels: Int
 
-  init(folder: URL, failOn: FailOn = .warning) {
+  init(
+    folder: URL, failOn: FailOn = .warning,
+    limitInputPixels: Int = JPEGFile.defaultLimitInputPixels
+  ) {
     self.folder = folder
     self.failOn = failOn
+    self.limitInputPixels = limitInputPixels
   }
 
   /// Renders `outputs` (each with its recipe); failures become problems, others still render.
@@ -64,7 +70,8 @@ struct Renderer: Sendable {
         region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
     // Decoded once, shrunk on load to the largest request, upright and 8-bit sRGB.
-    let decoded = try MasterImage(path: path, resizes: requests, failOn: failOn)
+    let decoded = try MasterImage(
+      path: path, resizes: requests, failOn: failOn, limitInputPixels: limitInputPixels)
     // Each output is encoded as soon as its resize exists, and the resize let go, so few
     // full-size buffers are alive at once.
     var encoded: [Int: RenderedFile] = [:]

@@ -181,7 +181,8 @@ public struct OnDemandFolder: Sendable {
   /// Renders every output of the request's job with the same renderer as `build`, each
   /// with its cache key (so that a cache can keep the siblings too).
   public func render(_ request: OnDemandRequest) throws(OnDemandError) -> [RenderedOutput] {
-    let renderer = Renderer(folder: workspace.folder, failOn: config.failOn)
+    let renderer = Renderer(
+      folder: workspace.folder, failOn: config.failOn, limitInputPixels: config.limitInputPixels)
     let work = request.job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
     let result = renderer.render(
       work, masters: request.job.source.masters + request.job.source.darkMasters)

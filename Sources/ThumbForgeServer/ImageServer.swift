@@ -13,7 +13,8 @@ internal import Vips
 public final class ImageServer: HTTPResponder, Sendable {
   public typealias Context = BasicRequestContext
 
-  private let folder: Mutex<OnDemandFolder>
+  private let snapshot: Mutex<FolderSnapshot>
+  let hot: HotOutputs
   let signer: URLSigner?
   let cache: ResultCache
   let coordinator: RenderCoordinator
@@ -27,7 +28,8 @@ public final class ImageServer: HTTPResponder, Sendable {
     folder: OnDemandFolder, signer: URLSigner?, preview: Bool, workers: Int, logger: Logger
   ) throws {
     let settings = folder.config.serve
-    self.folder = Mutex(folder)
+    snapshot = Mutex(FolderSnapshot(folder))
+    hot = HotOutputs(capacity: 64 * 1_048_576)
     self.signer = signer
     self.preview = preview
     self.logger = logger
@@ -38,7 +40,7 @@ public final class ImageServer: HTTPResponder, Sendable {
   }
 
   /// The folder as last loaded.
-  var currentFolder: OnDemandFolder { folder.withLock { $0 } }
+  var currentFolder: OnDemandFolder { snapshot.withLock { $0.folder } }
 
   /// Renders started since launch (every one a miss; coalesced requests start none).
   public var renderCount: Int { coordinator.renderCount.load(ordering: .relaxed) }
@@ -47,7 +49,7 @@ public final class ImageServer: HTTPResponder, Sendable {
   public func reloadIfChanged() {
     do {
       if let fresh = try currentFolder.reloaded() {
-        folder.withLock { $0 = fresh }
+        snapshot.withLock { $0 = FolderSnapshot(fresh) }
         logger.info("asset folder changed: reloaded", metadata: ["assets": "\(fresh.assets.count)"])
       }
     } catch {
@@ -108,19 +110,29 @@ public final class ImageServer: HTTPResponder, Sendable {
       return (Self.text(.badRequest, error.message), "-")
     }
     if let refusal = signatureRefusal(path) { return (Self.text(.forbidden, refusal), "-") }
-    let folder = currentFolder
+    let snapshot = snapshot.withLock { $0 }
+    let folder = snapshot.folder
+    let resolution = snapshot.resolve(path.signedPart) {
+      Result { () throws(OnDemandError) in
+        try folder.request(
+          asset: path.asset, recipe: path.recipe, scale: path.scale, format: path.format)
+      }
+    }
     let resolved: OnDemandRequest
-    do {
-      resolved = try folder.request(
-        asset: path.asset, recipe: path.recipe, scale: path.scale, format: path.format)
-    } catch {
-      return (refused(error), "-")
+    switch resolution {
+    case .success(let request): resolved = request
+    case .failure(let error): return (refused(error), "-")
+    }
+    if let item = hot.item(for: resolved.cacheKey) {
+      return (imageResponse(item, format: resolved.format, request: request), "hit")
     }
     if let bytes = folder.catalogBytes(for: resolved) {
-      return (imageResponse(bytes, format: resolved.format, request: request), "catalog")
+      let item = remember(bytes, for: resolved.cacheKey)
+      return (imageResponse(item, format: resolved.format, request: request), "catalog")
     }
     if let bytes = cache.bytes(for: resolved.cacheKey) {
-      return (imageResponse(bytes, format: resolved.format, request: request), "hit")
+      let item = remember(bytes, for: resolved.cacheKey)
+      return (imageResponse(item, format: resolved.format, request: request), "hit")
     }
     guard !draining.load(ordering: .relaxed) else {
       return (Self.text(.serviceUnavailable, "the server is shutting down"), "-")
@@ -129,9 +141,8 @@ public final class ImageServer: HTTPResponder, Sendable {
       let (output, outcome) = try await coordinator.output(
         for: resolved.cacheKey, timeout: .seconds(folder.config.serve.timeout)
       ) { [self] in render(resolved, in: folder) }
-      return (
-        imageResponse(output.bytes, format: resolved.format, request: request), outcome.rawValue
-      )
+      let item = remember(output.bytes, for: resolved.cacheKey)
+      return (imageResponse(item, format: resolved.format, request: request), outcome.rawValue)
     } catch RenderCoordinator.Refusal.queueFull {
       var headers = HTTPFields()
       headers[.retryAfter] = "1"
@@ -180,18 +191,25 @@ public final class ImageServer: HTTPResponder, Sendable {
     return Self.text(HTTPResponse.Status(code: error.status), error.message)
   }
 
-  private func imageResponse(_ bytes: [UInt8], format: ImageFormat, request: Request)
+  /// Keeps an output in memory with its ETag (the SHA-256 of its bytes).
+  private func remember(_ bytes: [UInt8], for key: String) -> HotOutputs.Item {
+    let item = HotOutputs.Item(
+      bytes: bytes, etag: "\"" + Self.hex(SHA256.hash(data: bytes)) + "\"")
+    hot.store(item, for: key)
+    return item
+  }
+
+  private func imageResponse(_ item: HotOutputs.Item, format: ImageFormat, request: Request)
     -> Response
   {
-    let etag = "\"" + Self.hex(SHA256.hash(data: bytes)) + "\""
     var headers = HTTPFields()
-    headers[.eTag] = etag
+    headers[.eTag] = item.etag
     headers[.cacheControl] = currentFolder.config.serve.cacheControl
-    if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
+    if let match = request.headers[.ifNoneMatch], Self.matches(match, item.etag) {
       return Response(status: .notModified, headers: headers)
     }
     headers[.contentType] = Self.mimeType(format)
-    return Self.body(bytes, status: .ok, headers: headers)
+    return Self.body(item.bytes, status: .ok, headers: headers)
   }
 
   /// Whether an `If-None-Match` value names `etag` (or is `*`).
@@ -226,7 +244,15 @@ public final class ImageServer: HTTPResponder, Sendable {
       status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
   private static func hex(_ digest: SHA256.Digest) -> String {
-    digest.map { String(format: "%02x", $0) }.joined()
+    var text: [UInt8] = []
+    text.reserveCapacity(64)
+    for byte in digest {
+      text.append(hexDigits[Int(byte >> 4)])
+      text.append(hexDigits[Int(byte & 15)])
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 }

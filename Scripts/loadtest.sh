@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Load test: `thumbforge serve` and thumbor side by side, driven by wrk, on the sample
+# folder's resort photos (Assets/Resorts), equivalent fill crops at 1x.
+#
+#   Scripts/loadtest.sh [--duration S] [--connections "16 64"] [--processes N] [--no-apt]
+#
+# For each tool and each concurrency: cold (every request a new size: all renders) and warm
+# (8 paths repeated, after one request each: served from the result cache / thumbor's
+# result storage). Reports requests/s, p50 and p99 latency, errors and the server's peak RSS
+# (all its processes), with the ratios serve/thumbor. Installs what it needs: libvips
+# (Scripts/install-deps.sh), wrk (apt-get), thumbor (PyPI, in bench-work/venv-thumbor).
+# thumbor runs with --processes N (default: one per core) so both servers use every core;
+# wrk runs 2 threads on the same machine. Results: bench-work/loadtest.md and .jsonl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+
+DURATION=10
+CONNECTIONS="16 64"
+PROCESSES=$(nproc)
+APT=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) DURATION=$2; shift ;;
+    --connections) CONNECTIONS=$2; shift ;;
+    --processes) PROCESSES=$2; shift ;;
+    --no-apt) APT=0 ;;
+    -h|--help) sed -n '2,14p' "$0" | cut -c3-; exit 0 ;;
+    *) echo "loadtest.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+WORK=$ROOT/bench-work/loadtest
+RESULTS=$ROOT/bench-work/loadtest.jsonl
+REPORT=$ROOT/bench-work/loadtest.md
+mkdir -p "$WORK"
+
+# ---------------------------------------------------------------- tools
+Scripts/install-deps.sh
+if ! command -v wrk >/dev/null; then
+  [ $APT = 1 ] || { echo "loadtest.sh: wrk is missing (--no-apt)" >&2; exit 1; }
+  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq wrk >/dev/null
+fi
+VENV=$ROOT/bench-work/venv-thumbor
+if [ ! -x "$VENV/bin/thumbor" ]; then
+  echo "==> installing thumbor into $VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --upgrade pip >/dev/null
+  "$VENV/bin/pip" install -q thumbor
+fi
+echo "==> building thumbforge (release)"
+static=(); [ "$(uname -s)" = Linux ] && static=(--static-swift-stdlib)
+swift build -c release --product thumbforge --scratch-path .build-bench "${static[@]}" >/dev/null
+TF=$ROOT/.build-bench/release/thumbforge
+
+# ---------------------------------------------------------------- folder and paths
+FOLDER=$WORK/Assets
+rm -rf "$FOLDER" && mkdir -p "$FOLDER/Resorts"
+cp Assets/Resorts/*.jpg "$FOLDER/Resorts/"
+cat > "$FOLDER/thumbforge.yml" <<EOF
+output: ../Build/Assets.xcassets
+serve:
+  ad-hoc: true
+  cache: ../serve-cache
+  cache-size: 2048
+  queue: 256
+EOF
+python3 Scripts/loadtest/make_paths.py "$FOLDER/Resorts" "$WORK/paths"
+cat > "$WORK/thumbor.conf" <<EOF
+LOADER = 'thumbor.loaders.file_loader'
+FILE_LOADER_ROOT_PATH = '$FOLDER'
+STORAGE = 'thumbor.storages.no_storage'
+RESULT_STORAGE = 'thumbor.result_storages.file_storage'
+RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '$WORK/thumbor-results'
+RESULT_STORAGE_STORES_UNSAFE = True
+ALLOW_UNSAFE_URL = True
+QUALITY = 82
+EOF
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# peak_rss PID: the sum of VmHWM (peak resident set) of PID and its children, in MB.
+peak_rss() {
+  local total=0 pid
+  for pid in $1 $(pgrep -P "$1" || true); do
+    local kb
+    kb=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    total=$((total + ${kb:-0}))
+  done
+  echo $((total / 1024))
+}
+wait_up() {
+  for _ in $(seq 300); do
+    curl -s -o /dev/null "http://127.0.0.1:$1$2" && return 0
+    sleep 0.1
+  done
+  echo "loadtest.sh: the server on port $1 did not start" >&2
+  return 1
+}
+
+start_server() { # TOOL PORT → sets SERVER
+  case $1 in
+    serve)
+      rm -rf "$WORK/serve-cache"
+      "$TF" serve "$FOLDER" --port "$2" 2>"$WORK/serve.log" &
+      SERVER=$!
+      wait_up "$2" /healthz ;;
+    thumbor)
+      rm -rf "$WORK/thumbor-results"
+      "$VENV/bin/thumbor" -c "$WORK/thumbor.conf" -p "$2" -l error --processes "$PROCESSES" \
+        >"$WORK/thumbor.log" 2>&1 &
+      SERVER=$!
+      wait_up "$2" /healthcheck ;;
+  esac
+}
+
+run_wrk() { # TOOL MODE CONNECTIONS PORT
+  local paths=$WORK/paths/$2-$1.txt
+  if [ "$2" = warm ]; then
+    while read -r path; do curl -s -o /dev/null "http://127.0.0.1:$4$path"; done <"$paths"
+  fi
+  sync
+  local line
+  line=$(PATHS=$paths THREADS=2 wrk -t2 -c"$3" -d"${DURATION}s" --timeout 30s \
+    -s Scripts/loadtest/paths.lua "http://127.0.0.1:$4" | tail -n 1)
+  local rss
+  rss=$(peak_rss "$SERVER")
+  echo "{\"tool\": \"$1\", \"mode\": \"$2\", \"connections\": $3, \"peak_rss_mb\": $rss, ${line#\{}" \
+    | tee -a "$RESULTS"
+}
+
+rm -f "$RESULTS"
+for connections in $CONNECTIONS; do
+  for mode in cold warm; do
+    for tool in serve thumbor; do
+      port=$(free_port)
+      echo "==> $tool, $mode, $connections connections, ${DURATION}s"
+      start_server "$tool" "$port"
+      run_wrk "$tool" "$mode" "$connections" "$port"
+      kill -TERM "$SERVER" 2>/dev/null; pkill -TERM -P "$SERVER" 2>/dev/null || true
+      wait "$SERVER" 2>/dev/null || true
+    done
+  done
+done
+
+python3 - "$RESULTS" "$REPORT" "$DURATION" "$PROCESSES" <<'EOF'
+import json, sys, subprocess
+rows = [json.loads(l) for l in open(sys.argv[1])]
+duration, processes = sys.argv[3], sys.argv[4]
+by = {(r["tool"], r["mode"], r["connections"]): r for r in rows}
+lines = [
+    f"wrk, 2 threads, {duration} s per run; thumbor {processes} processes; "
+    f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores.",
+    "",
+    "| mode | connections | tool | req/s | p50 ms | p99 ms | errors | peak RSS MB | req/s vs thumbor | p99 vs thumbor |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+]
+for (tool, mode, c), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
+    other = by.get(("thumbor", mode, c))
+    ratio = p99 = ""
+    if tool == "serve" and other and other["rps"] > 0:
+        ratio = f"{r['rps'] / other['rps']:.1f}×"
+        p99 = f"{r['p99_ms'] / other['p99_ms']:.2f}×" if other["p99_ms"] > 0 else ""
+    lines.append(f"| {mode} | {c} | {tool} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | {r['peak_rss_mb']} | {ratio} | {p99} |")
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF

@@ -16,8 +16,8 @@ struct ServeCLITests {
     let cli: RunningCLI
     let port: Int
 
-    init(_ name: String = #function, bigPhoto: Bool = false) async throws {
-      let config = Sandbox.defaultConfig
+    init(_ name: String = #function, bigPhoto: Bool = false, serve: String = "") async throws {
+      let config = Sandbox.defaultConfig + serve
       sandbox = try Sandbox(name, config: config)
       try sandbox.write(
         try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Assets/Flags/Italy.svg")),
@@ -96,5 +96,20 @@ struct ServeCLITests {
     let good = try RawHTTP.get("/unsafe/flag/Flags/Italy@2x.png", port: port)
     #expect(good.status == 200)
     #expect(try VipsImage.load(bytes: good.body).width == 80)
+  }
+
+  @Test("untrusted folders: SVG masters are refused (422), raster ones still served")
+  func untrustedSources() async throws {
+    let server = try await Running(serve: "serve:\n  untrusted-sources: true\n")
+    defer { server.cli.send(SIGKILL) }
+    try server.sandbox.image("Photos/Small@2x.png", try Fixtures.gradient(width: 200, height: 100))
+    // The folder is reloaded within a second of the new file.
+    var status = 0
+    for _ in 0..<50 where status != 200 {
+      try await Task.sleep(for: .milliseconds(100))
+      status = try RawHTTP.get("/unsafe/variants/Photos/Small@1x.png", port: server.port).status
+    }
+    #expect(status == 200)
+    #expect(try RawHTTP.get("/unsafe/flag/Flags/Italy@2x.png", port: server.port).status == 422)
   }
 }

@@ -175,4 +175,19 @@ struct ServerBehaviourTests {
     }
     released.withLock { $0 = true }
   }
+
+  @Test("untrusted folders get the lower pixel limit unless the file sets one")
+  func untrustedLimit() throws {
+    let untrusted = try ServerHarness(config: ServerHarness.config + "  untrusted-sources: true\n")
+    defer { untrusted.remove() }
+    let folder = try OnDemandFolder.load(BuildOptions(folder: untrusted.folder))
+    #expect(folder.config.limitInputPixels == ServeSettings.untrustedPixelLimit)
+    let set = try ServerHarness(
+      config: "limit-input-pixels: 1000000\n" + ServerHarness.config + "  untrusted-sources: true\n"
+    )
+    defer { set.remove() }
+    #expect(
+      try OnDemandFolder.load(BuildOptions(folder: set.folder)).config.limitInputPixels == 1_000_000
+    )
+  }
 }

@@ -1,0 +1,48 @@
+// libFuzzer target `state-files`: every on-disk state parser of ThumbForge (probe cache,
+// manifest cache, pending list, manifest.json, thumbforge.yml). The first byte picks the
+// parser; see StateFileProbe in the ThumbForge module for the properties checked. Built with
+// Fuzz/state-files/build.sh; without THUMBFORGE_FUZZ it is a replay tool:
+// `swift run fuzz-state-files FILE…` runs each file through the same check.
+internal import Foundation
+internal import ThumbForge
+
+/// One scratch folder per process, in memory when /dev/shm exists (fsync-free writes).
+private let scratch: URL = {
+  let base =
+    FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+  let url = URL(fileURLWithPath: base).appendingPathComponent(
+    "thumbforge-fuzz-state-\(ProcessInfo.processInfo.processIdentifier)")
+  try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}()
+
+private func runOne(_ bytes: [UInt8]) {
+  do {
+    try StateFileProbe.check(fuzzInput: bytes, directory: scratch)
+  } catch {
+    fatalError("state-files: \(error.description)")
+  }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  runOne(Array(UnsafeBufferPointer(start: data, count: size)))
+  return 0
+}
+
+#if !THUMBFORGE_FUZZ
+  @main
+  struct Replay {
+    static func main() {
+      for path in CommandLine.arguments.dropFirst() {
+        guard let data = FileManager.default.contents(atPath: path) else {
+          print("\(path): cannot read")
+          continue
+        }
+        runOne(Array(data))
+        print("\(path): ok")
+      }
+      try? FileManager.default.removeItem(at: scratch)
+    }
+  }
+#endif

@@ -67,4 +67,23 @@ struct StateFileFuzzRegressionTests {
     }
     #expect(read == manifest)
   }
+
+  @Test("a box side beyond 10 000 pt is a configuration error, not a crash when planning")
+  func hugeSize() throws {
+    for text in [
+      "recipes:\n  big: { kind: fit, size: 1e300 }\n",
+      "recipes:\n  fit: { size: [400, 1e19] }\n",
+      "recipes:\n  flag: { size: [1e300, 1e300], stroke-width: 1e300 }\n",
+    ] {
+      #expect {
+        _ = try ConfigLoader.parse(text, file: "thumbforge.yml")
+      } throws: { error in
+        "\(error)".contains("larger than the largest box side (10000 pt)")
+      }
+    }
+    let largest = try ConfigLoader.parse(
+      "recipes:\n  big: { kind: fill, size: [10000, 0.5] }\n", file: "thumbforge.yml")
+    #expect(largest.recipes["big"]?.size.pixels(scale: 3) == PixelSize(width: 30_000, height: 2))
+    #expect(PointSize(width: 1e300, height: 2).description == "1e+300x2 pt")
+  }
 }

@@ -93,3 +93,20 @@ struct ProbeCacheTests {
     #expect(FileManager.default.fileExists(atPath: workspace.probeCache.path))
   }
 }
+
+@Suite("File times")
+struct FileTimeTests {
+  @Test("a modification time before 1970 round-trips through the probe cache")
+  func before1970() throws {
+    var cache = ProbeCache()
+    cache.sources["Old.png"] = ProbeResult(
+      byteSize: 1, modified: -631_152_000_000_000_000, hash: "ab", width: 1, height: 1,
+      hasAlpha: false, isPlainSRGB: true)
+    cache.outputs["Old.imageset/Old@2x.png"] = FileStamp(byteSize: 1, modified: -5, hash: "cd")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cache-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try cache.write(to: url)
+    #expect(ProbeCache.read(at: url) == cache)
+  }
+}

@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
@@ -108,5 +110,22 @@ struct FileTimeTests {
     defer { try? FileManager.default.removeItem(at: url) }
     try cache.write(to: url)
     #expect(ProbeCache.read(at: url) == cache)
+  }
+
+  @Test("a master dated beyond 2262 builds instead of crashing the run")
+  func beyond2262() throws {
+    let far = timespec(tv_sec: 19_723_000_000, tv_nsec: 7)  // about the year 2595
+    #expect(far.nanoseconds != timespec(tv_sec: 19_723_000_000, tv_nsec: 8).nanoseconds)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "far-future-\(UUID().uuidString)")
+    let assets = folder.appendingPathComponent("Assets", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+    let master = assets.appendingPathComponent("Star@2x.png")
+    try Fixtures.blackPNG(width: 8, height: 8).write(to: master)
+    var times = [far, far]
+    #expect(utimensat(AT_FDCWD, master.path, &times, 0) == 0)
+    let report = try BuildEngine(options: BuildOptions(folder: assets)).run()
+    #expect(report.failed == 0 && report.rendered > 0)
   }
 }

@@ -37,6 +37,11 @@ let root: URL = {
     "thumbforge-fuzz-pipeline-\(ProcessInfo.processInfo.processIdentifier)")
 }()
 
+/// Removes the scratch tree when the process ends (libFuzzer ends with exit()).
+private let removeAtExit: Void = {
+  _ = atexit { try? FileManager.default.removeItem(at: root) }
+}()
+
 func fail(_ message: String) -> Never {
   fatalError("pipeline: \(message)")
 }
@@ -46,6 +51,7 @@ func fail(_ message: String) -> Never {
 func runOne(_ bytes: [UInt8]) -> (checked: Int, problems: [String]) {
   guard let first = bytes.first else { return (0, []) }
   let ext = extensions[Int(first) % extensions.count]
+  _ = removeAtExit
   let fileManager = FileManager.default
   try? fileManager.removeItem(at: root)
   let assets = root.appendingPathComponent("assets", isDirectory: true)

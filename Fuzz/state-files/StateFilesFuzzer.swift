@@ -16,7 +16,13 @@ private let scratch: URL = {
   return url
 }()
 
+/// Removes the scratch tree when the process ends (libFuzzer ends with exit()).
+private let removeAtExit: Void = {
+  _ = atexit { try? FileManager.default.removeItem(at: scratch) }
+}()
+
 private func runOne(_ bytes: [UInt8]) {
+  _ = removeAtExit
   do {
     try StateFileProbe.check(fuzzInput: bytes, directory: scratch)
   } catch {

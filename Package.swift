@@ -74,6 +74,14 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // libFuzzer harnesses (README "Fuzzing"): plain executables that replay input files in
+    // an ordinary build; Fuzz/<name>/build.sh rebuilds them with --sanitize=fuzzer.
+    .executableTarget(
+      name: "fuzz-state-files", dependencies: ["ThumbForge"], path: "Fuzz/state-files",
+      exclude: ["build.sh", "seeds"], swiftSettings: strictSettings),
+    .executableTarget(
+      name: "fuzz-pipeline", dependencies: ["ThumbForge", "Vips"], path: "Fuzz/pipeline",
+      exclude: ["build.sh", "seeds"], swiftSettings: strictSettings),
     .target(name: "ThumbForgeTestSupport", dependencies: ["Vips"], swiftSettings: strictSettings),
     .testTarget(
       name: "VipsTests", dependencies: ["Vips", "ThumbForgeTestSupport"],

@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
@@ -91,5 +93,39 @@ struct ProbeCacheTests {
     #expect(rebuilt.rendered == 0)
     #expect(!FileManager.default.fileExists(atPath: legacy.path))
     #expect(FileManager.default.fileExists(atPath: workspace.probeCache.path))
+  }
+}
+
+@Suite("File times")
+struct FileTimeTests {
+  @Test("a modification time before 1970 round-trips through the probe cache")
+  func before1970() throws {
+    var cache = ProbeCache()
+    cache.sources["Old.png"] = ProbeResult(
+      byteSize: 1, modified: -631_152_000_000_000_000, hash: "ab", width: 1, height: 1,
+      hasAlpha: false, isPlainSRGB: true)
+    cache.outputs["Old.imageset/Old@2x.png"] = FileStamp(byteSize: 1, modified: -5, hash: "cd")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cache-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try cache.write(to: url)
+    #expect(ProbeCache.read(at: url) == cache)
+  }
+
+  @Test("a master dated beyond 2262 builds instead of crashing the run")
+  func beyond2262() throws {
+    let far = timespec(tv_sec: 19_723_000_000, tv_nsec: 7)  // about the year 2595
+    #expect(far.nanoseconds != timespec(tv_sec: 19_723_000_000, tv_nsec: 8).nanoseconds)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "far-future-\(UUID().uuidString)")
+    let assets = folder.appendingPathComponent("Assets", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+    let master = assets.appendingPathComponent("Star@2x.png")
+    try Fixtures.blackPNG(width: 8, height: 8).write(to: master)
+    var times = [far, far]
+    #expect(utimensat(AT_FDCWD, master.path, &times, 0) == 0)
+    let report = try BuildEngine(options: BuildOptions(folder: assets)).run()
+    #expect(report.failed == 0 && report.rendered > 0)
   }
 }

@@ -41,20 +41,31 @@ extension ConfigValue where Value == Double {
 }
 
 extension ConfigValue where Value == PointSize {
+  /// The largest side a box may have, in points: 30 000 pixels at 3x, far beyond any screen,
+  /// and small enough that every pixel size and area derived from it fits an `Int`.
+  static var largestSide: Double { 10_000 }
+
   /// `[width, height]` in points, or one number for a square.
   static var size: Self {
     Self(
-      summary: "`[width, height]` or one number (pt, > 0)",
+      summary: "`[width, height]` or one number (pt, > 0, ≤ \(ConfigValue.number(largestSide)))",
       read: { node throws(ConfigError) in
+        func side(_ node: ConfigNode) throws(ConfigError) -> Double {
+          let value = try node.double(allowZero: false)
+          if value > largestSide {
+            throw node.error(
+              "\(ConfigValue.number(value)) pt is larger than the largest box side (\(ConfigValue.number(largestSide)) pt)"
+            )
+          }
+          return value
+        }
         if case .scalar = node.node {
-          let side = try node.double(allowZero: false)
-          return PointSize(width: side, height: side)
+          let length = try side(node)
+          return PointSize(width: length, height: length)
         }
         let items = try node.sequence()
         guard items.count == 2 else { throw node.error("expected [width, height] in points") }
-        return PointSize(
-          width: try items[0].double(allowZero: false),
-          height: try items[1].double(allowZero: false))
+        return PointSize(width: try side(items[0]), height: try side(items[1]))
       }
     ) { "[\(ConfigValue.number($0.width)), \(ConfigValue.number($0.height))]" }
   }

@@ -20,6 +20,7 @@ public struct PointSize: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   static func format(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
+    // Whole numbers without `.0`; others (and those beyond `Int`) as `Double` writes them.
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 }

@@ -44,7 +44,7 @@ struct ProbeCache: Sendable, Equatable {
       guard count >= 5, let path = lines.text(1), let size = lines.integer(2),
         let hash = lines.text(4)
       else { continue }
-      let modified = Int64(lines.integer(3) ?? -1)
+      let modified = Int64(lines.integer(3, signed: true) ?? -1)  // before 1970: negative
       let kind = lines.field(0).first
       if count == 9, kind == UInt8(ascii: "S"), let width = lines.integer(5),
         let height = lines.integer(6)

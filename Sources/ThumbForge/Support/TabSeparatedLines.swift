@@ -58,21 +58,25 @@ struct TabSeparatedLines {
   }
 
   /// Field `index` as a decimal integer of at most 19 digits, with a leading `-` when
-  /// `signed`; nil for anything else.
+  /// `signed`; nil for anything else or a value outside `Int` (`Int.min` included: it is
+  /// what `String(Int.min)` writes).
   func integer(_ index: Int, signed: Bool = false) -> Int? {
     var digits = field(index)
     let negative = signed && digits.first == UInt8(ascii: "-")
     if negative { digits = digits.dropFirst() }
     guard !digits.isEmpty, digits.count <= 19 else { return nil }
-    var value = 0
+    // 19 digits always fit in a UInt64: accumulate the magnitude there.
+    var magnitude: UInt64 = 0
     for digit in digits {
       guard digit >= UInt8(ascii: "0") && digit <= UInt8(ascii: "9") else { return nil }
-      let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-      let (sum, carry) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
-      guard !overflow && !carry else { return nil }
-      value = sum
+      magnitude = magnitude * 10 + UInt64(digit - UInt8(ascii: "0"))
     }
-    return negative ? -value : value
+    if negative {
+      guard magnitude <= UInt64(Int.max) + 1 else { return nil }
+      return Int(truncatingIfNeeded: 0 &- magnitude)
+    }
+    guard magnitude <= UInt64(Int.max) else { return nil }
+    return Int(magnitude)
   }
 }
 

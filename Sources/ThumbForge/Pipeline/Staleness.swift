@@ -64,20 +64,20 @@ struct Staleness: Sendable {
   func evaluate(plan: BuildPlan, unusable: Set<String>) -> Outcome {
     // Jobs are judged in parallel (each reads only its own files and entries), then
     // gathered in plan order.
-    let judged = ParallelMap.map(Array(plan.jobs.indices)) { _, index in
+    let judged = ParallelMap.chunked(count: plan.jobs.count) { range in
       var part = Outcome()
-      let job = plan.jobs[index]
-      let sources = (job.source.masters + job.source.darkMasters).map {
-        ManifestSource(path: $0.path, hash: $0.hash)
-      }
-      .sorted { $0.path < $1.path }
-      let selected = selects(job)
-      for set in job.imageSets {
-        judge(set, jobIndex: index, sources: sources, selected: selected, into: &part)
+      for index in range {
+        let job = plan.jobs[index]
+        let sources = (job.source.masters + job.source.darkMasters).map {
+          ManifestSource(path: $0.path, hash: $0.hash)
+        }
+        .sorted { $0.path < $1.path }
+        let selected = selects(job)
+        for set in job.imageSets {
+          judge(set, jobIndex: index, sources: sources, selected: selected, into: &part)
+        }
       }
       return part
-    } makingState: {
-      ()
     }
     var outcome = Outcome()
     outcome.stamps.reserveCapacity(previous.values.reduce(0) { $0 + $1.outputs.count + 1 })

@@ -1,3 +1,5 @@
+internal import Crypto
+
 /// Encodes any `Encodable` value into a compact, unambiguous byte string, for hashing: every
 /// value and nesting is tagged, every string length-prefixed and every absent optional marked,
 /// so two different values of one type never give the same bytes, and the same value always
@@ -10,9 +12,10 @@
 final class CanonicalEncoder {
   /// The bytes so far.
   fileprivate(set) var bytes: [UInt8] = []
-  /// Each distinct recipe's encoding: a plan repeats a few recipes over thousands of
-  /// imagesets, and a recipe is the largest part of each.
-  private var recipes: [String: (recipe: Recipe, bytes: [UInt8])] = [:]
+  /// Each distinct recipe's encoding, as its SHA-256 digest: a plan repeats a few recipes
+  /// over thousands of imagesets, and a recipe is the largest part of each (the digest
+  /// keeps the key as unambiguous and makes the bytes to hash per imageset fewer).
+  private var recipes: [String: (recipe: Recipe, digest: [UInt8])] = [:]
 
   init() {
     bytes.reserveCapacity(4096)
@@ -32,12 +35,15 @@ final class CanonicalEncoder {
     if T.self == Recipe.self {
       let recipe = value as! Recipe
       if let known = recipes[recipe.name], known.recipe == recipe {
-        bytes.append(contentsOf: known.bytes)
+        bytes.append(contentsOf: known.digest)
         return
       }
       let start = bytes.count
       encodeWhole(value)
-      recipes[recipe.name] = (recipe, Array(bytes[start...]))
+      let digest = [UInt8(ascii: "R")] + Array(SHA256.hash(data: bytes[start...]))
+      bytes.removeSubrange(start...)
+      bytes.append(contentsOf: digest)
+      recipes[recipe.name] = (recipe, digest)
       return
     }
     encodeWhole(value)

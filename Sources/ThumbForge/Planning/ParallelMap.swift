@@ -27,4 +27,24 @@ enum ParallelMap {
     }
     return results.map { $0! }
   }
+
+  /// Splits `0..<count` into one contiguous range per core (one range when there are few
+  /// items) and runs `body` on each concurrently; the results are in range order.
+  static func chunked<Result: Sendable>(
+    count: Int, _ body: @escaping @Sendable (Range<Int>) -> Result
+  ) -> [Result] {
+    let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let chunks = min(count / 256 + 1, cores)
+    if chunks <= 1 { return [body(0..<count)] }
+    let size = (count + chunks - 1) / chunks
+    var results = [Result?](repeating: nil, count: chunks)
+    results.withUnsafeMutableBufferPointer { buffer in
+      // Each chunk writes only its own slot.
+      nonisolated(unsafe) let output = buffer
+      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        output[chunk] = body((chunk * size)..<min(count, (chunk + 1) * size))
+      }
+    }
+    return results.map { $0! }
+  }
 }

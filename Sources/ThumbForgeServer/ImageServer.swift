@@ -15,6 +15,8 @@ public final class ImageServer: HTTPResponder, Sendable {
 
   private let snapshot: Mutex<FolderSnapshot>
   let hot: HotOutputs
+  /// Masters kept decoded for renders outside the catalog's plan (256 MB of pixels).
+  let decoded = DecodedMasters(capacity: 256 * 1_048_576)
   let signer: URLSigner?
   let cache: ResultCache
   let coordinator: RenderCoordinator
@@ -163,7 +165,7 @@ public final class ImageServer: HTTPResponder, Sendable {
     [RenderedOutput], OnDemandError
   > {
     let started = ContinuousClock.now
-    let result = Result { () throws(OnDemandError) in try folder.render(request) }
+    let result = Result { () throws(OnDemandError) in try folder.render(request, decoded: decoded) }
     let elapsed = ContinuousClock.now - started
     metrics.rendered(
       nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds

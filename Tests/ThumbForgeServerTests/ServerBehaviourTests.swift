@@ -6,6 +6,7 @@ import Logging
 import Synchronization
 import Testing
 import ThumbForge
+import Vips
 
 @testable import ThumbForgeServer
 
@@ -189,5 +190,34 @@ struct ServerBehaviourTests {
     #expect(
       try OnDemandFolder.load(BuildOptions(folder: set.folder)).config.limitInputPixels == 1_000_000
     )
+  }
+
+  @Test("outputs outside the plan: the same bytes whether the master was already decoded")
+  func decodedMastersDoNotChangeBytes() async throws {
+    let harness = try ServerHarness(config: ServerHarness.config + "  ad-hoc: true\n")
+    defer { harness.remove() }
+    let target = "/unsafe/fill:600x400/Resorts/les-arcs@2x.jpg"
+    func fetch(_ uris: [String]) async throws -> [UInt8] {
+      try FileManager.default.removeItem(at: harness.root.appendingPathComponent("Build"))
+      let (_, app) = try harness.server()
+      return try await app.test(.router) { client in
+        var last: [UInt8] = []
+        for uri in uris {
+          last = try await client.execute(uri: uri, method: .get) { response in
+            #expect(response.status == .ok, "\(uri)")
+            return response.bytes
+          }
+        }
+        return last
+      }
+    }
+    try FileManager.default.createDirectory(
+      at: harness.root.appendingPathComponent("Build"), withIntermediateDirectories: true)
+    let cold = try await fetch([target])
+    let afterOthers = try await fetch([
+      "/unsafe/fit:100x100/Resorts/les-arcs@1x.png", "/unsafe/tile/Resorts/les-arcs@1x.jpg", target,
+    ])
+    #expect(cold == afterOthers)
+    #expect(try VipsImage.load(bytes: cold).width == 1200)
   }
 }

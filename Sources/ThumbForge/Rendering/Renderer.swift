@@ -88,6 +88,33 @@ struct Renderer: Sendable {
     return try copies() + toDecode.indices.compactMap { encoded[$0] }
   }
 
+  /// A raster master decoded whole, upright, 8-bit sRGB and in memory, for a caller that
+  /// renders many outputs of it over time (`serve`'s outputs outside the catalog's plan).
+  func decodeWhole(_ master: Master) throws(VipsError) -> VipsImage {
+    let path = folder.appendingPathComponent(master.path).path
+    return try prepare(VipsImage.load(path: path, options: LoadOptions(failOn: failOn)))
+      .copiedToMemory()
+  }
+
+  /// Renders `work` from a master decoded by ``decodeWhole(_:)``: each output resized from
+  /// the whole image (no shrink-on-load, whatever the sizes), so the bytes do not depend on
+  /// which outputs are asked for together.
+  func render(_ work: [(Recipe, PlannedOutput)], decoded image: VipsImage) throws(VipsError)
+    -> [RenderedFile]
+  {
+    let requests = work.map { recipe, output in
+      ResizeRequest(
+        width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
+        region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
+    }
+    var files: [Int: RenderedFile] = [:]
+    let memo = EncodingMemo()
+    try resizeInMemory(image, requests, whole: true) { index, sized throws(VipsError) in
+      files[index] = try finish(sized, recipe: work[index].0, output: work[index].1, memo: memo)
+    }
+    return work.indices.compactMap { files[$0] }
+  }
+
   /// Every resize of an opaque image, made while the image is decoded (see
   /// ``MasterImage/resizedInOnePass(_:alsoHalve:)``): the master is never held whole. Calls
   /// `then` with each request's index and image, once per request.
@@ -146,10 +173,10 @@ struct Renderer: Sendable {
   /// Every resize of an image with alpha, from one in-memory copy, premultiplied so
   /// transparent edges do not darken. Calls `then` as ``resizeWhileDecoding``.
   private func resizeInMemory(
-    _ image: VipsImage, _ requests: [ResizeRequest],
+    _ image: VipsImage, _ requests: [ResizeRequest], whole inMemory: Bool = false,
     then use: (Int, VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
-    let whole = requests.count > 1 ? try image.copiedToMemory() : image
+    let whole = requests.count > 1 && !inMemory ? try image.copiedToMemory() : image
     try serve(distinct(requests), to: requests, then: use) { request throws(VipsError) in
       try resize(whole, to: request.size, kernel: request.kernel, region: request.region)
     }

@@ -139,7 +139,8 @@ public struct OnDemandFolder: Sendable {
       throw .noSuchOutput("\(recipe.text) makes no \(scale)x output of this asset: \(reason)")
     }
     return OnDemandRequest(
-      asset: asset, job: Job(source: job.source, imageSets: [set]), set: set, output: output)
+      asset: asset, job: Job(source: job.source, imageSets: [set]), set: set, output: output,
+      isCatalogJob: false)
   }
 
   /// The recipe a request names: one of the configuration's, or an ad-hoc box.
@@ -178,26 +179,52 @@ public struct OnDemandFolder: Sendable {
     return Array(data)
   }
 
-  /// Renders every output of the request's job with the same renderer as `build`, each
-  /// with its cache key (so that a cache can keep the siblings too).
-  public func render(_ request: OnDemandRequest) throws(OnDemandError) -> [RenderedOutput] {
+  /// Renders every output of the request's job, each with its cache key (so that a cache
+  /// can keep the siblings too). The catalog plan's jobs render as `build` renders them, so
+  /// the bytes are the catalog's. A job planned for the request alone renders from its
+  /// raster master decoded whole, kept in `decoded` for the next size of the same master.
+  public func render(_ request: OnDemandRequest, decoded: DecodedMasters)
+    throws(OnDemandError) -> [RenderedOutput]
+  {
     let renderer = Renderer(
       folder: workspace.folder, failOn: config.failOn, limitInputPixels: config.limitInputPixels)
     let work = request.job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
-    let result = renderer.render(
-      work, masters: request.job.source.masters + request.job.source.darkMasters)
-    if let problem = result.problems.first {
-      throw .undecodable(problem.description)
+    let masters = request.job.source.masters + request.job.source.darkMasters
+    let files: [RenderedFile]
+    if !request.isCatalogJob, let master = Self.singleRasterMaster(of: work, masters) {
+      do {
+        let image = try decoded.image(for: master.hash + "\n" + config.failOn.rawValue) {
+          () throws(VipsError) in try renderer.decodeWhole(master)
+        }
+        files = try renderer.render(work, decoded: image)
+      } catch {
+        throw .undecodable("\(master.path): \(ErrorWording.describe(error))")
+      }
+    } else {
+      let result = renderer.render(work, masters: masters)
+      if let problem = result.problems.first { throw .undecodable(problem.description) }
+      files = result.files
     }
     return request.job.imageSets.flatMap { set in
       set.outputs.compactMap { output in
-        result.files.first(where: { $0.output == output }).map { file in
+        files.first(where: { $0.output == output }).map { file in
           RenderedOutput(
             cacheKey: request.cacheKey(set: set, output: output), bytes: file.bytes,
             hash: file.hash, format: output.format, pixelSize: output.pixelSize)
         }
       }
     }
+  }
+
+  /// The master of `work` when every output is resized from the same raster master.
+  private static func singleRasterMaster(
+    of work: [(Recipe, PlannedOutput)], _ masters: [Master]
+  ) -> Master? {
+    guard let path = work.first?.1.master,
+      work.allSatisfy({ $0.1.master == path && $0.1.mode != .copy }),
+      let master = masters.first(where: { $0.path == path }), !master.isVector
+    else { return nil }
+    return master
   }
 
   /// The qualified asset name a master file belongs to (`Flags/Italy@2x.png` → `Flags/Italy`).

@@ -8,6 +8,9 @@ public struct OnDemandRequest: Sendable {
   let job: Job
   let set: PlannedImageSet
   let output: PlannedOutput
+  /// Whether the job is the catalog plan's own (rendered as `build` renders it), rather
+  /// than one planned for this request alone.
+  var isCatalogJob = true
 
   /// The content address of the output: the imageset's key (the whole job's plan, tool and
   /// libvips versions, `fail-on`), the output's path and every master's content hash.
@@ -23,7 +26,9 @@ public struct OnDemandRequest: Sendable {
   public var estimatedCost: Int { BuildEngine.estimatedCost(of: job, sets: job.imageSets) }
 
   func cacheKey(set: PlannedImageSet, output: PlannedOutput) -> String {
-    var text = set.key + "\n" + output.path
+    // Jobs planned for one request render from the master decoded whole: another method,
+    // so another address than the same output rendered as the catalog's job would have.
+    var text = set.key + "\n" + output.path + (isCatalogJob ? "" : "\nwhole-decode")
     for master in manifestSources { text += "\n" + master.path + "\t" + master.hash }
     return ContentHash.of(string: text)
   }

@@ -140,8 +140,11 @@ for connections in $CONNECTIONS; do
       echo "==> $tool, $mode, $connections connections, ${DURATION}s"
       start_server "$tool" "$port"
       run_wrk "$tool" "$mode" "$connections" "$port"
-      kill -TERM "$SERVER" 2>/dev/null; pkill -TERM -P "$SERVER" 2>/dev/null || true
+      # thumbor's worker processes first: once their parent is gone they are orphans.
+      pkill -TERM -P "$SERVER" 2>/dev/null || true
+      kill -TERM "$SERVER" 2>/dev/null || true
       wait "$SERVER" 2>/dev/null || true
+      pkill -KILL -P "$SERVER" 2>/dev/null || true
     done
   done
 done

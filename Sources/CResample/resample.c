@@ -22,7 +22,9 @@
 #define CHUNK 2048 /* portable vertical pass: accumulator width, in samples */
 #define PAIRED_COLUMNS 256 /* AVX2 horizontal pass: columns paired at a time (at least) */
 
-static int vector_passes_allowed = 1;
+/* Per thread: a test forcing the portable passes affects only its own work, not the resizes
+ * other threads run at the same moment. */
+static _Thread_local int vector_passes_allowed = 1;
 
 void cresample_allow_vector_passes(int allowed) { vector_passes_allowed = allowed; }
 

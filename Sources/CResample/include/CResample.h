@@ -60,8 +60,8 @@ int cresample_halve_strip(const uint8_t *rows, int width, int bands, long stride
 
 /* Whether this CPU runs the AVX2 passes (the same bytes, about twice as fast). */
 int cresample_vector_passes_available(void);
-/* Turns the AVX2 passes off (0) or back on (1) for streams made afterwards, process-wide;
- * for tests that compare them with the portable passes. */
+/* Turns the AVX2 passes off (0) or back on (1) for streams made afterwards on the calling
+ * thread; for tests that compare them with the portable passes. */
 void cresample_allow_vector_passes(int allowed);
 
 #endif

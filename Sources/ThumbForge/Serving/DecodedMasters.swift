@@ -1,5 +1,5 @@
 internal import Synchronization
-public import Vips
+internal import Vips
 
 /// Raster masters kept decoded (upright, 8-bit sRGB, in memory) between on-demand renders of
 /// outputs outside the catalog's plan, by content hash: a new size of a photo costs a resize

@@ -77,6 +77,8 @@ final class RunningCLI: @unchecked Sendable {
       waiters = []
       lock.unlock()
       for waiter in pending { waiter.resume(returning: result) }
+      // The handler holds this object, which holds the process: let go of the cycle.
+      process.terminationHandler = nil
     }
     try process.run()
   }

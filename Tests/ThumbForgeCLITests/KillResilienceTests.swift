@@ -52,10 +52,16 @@ struct KillResilienceTests {
       let target = before + max(1, Int(Double(remaining) * share))
       let running = try RunningCLI(
         arguments: ["build", box.assets.path, "--jobs", "2"], in: box.root)
-      while !running.hasEnded && catalogFileCount(box.catalog) < target {
-        try await Task.sleep(for: .milliseconds(2))
+      // Watched from a thread of its own: a poll on the (small, shared) cooperative pool
+      // can wake too late, under load or a sanitizer, to catch the run midway.
+      let catalog = box.catalog
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+          while !running.hasEnded && catalogFileCount(catalog) < target { usleep(1000) }
+          running.send(SIGKILL)
+          done.resume()
+        }
       }
-      running.send(SIGKILL)
       let result = await running.wait()
       if result.signalled {
         killedMidRun += 1

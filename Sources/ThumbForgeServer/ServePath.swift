@@ -76,8 +76,8 @@ public struct ServePath: Sendable, Equatable {
         bytes.append(byte)
         continue
       }
-      guard let high = iterator.next().flatMap(hexValue),
-        let low = iterator.next().flatMap(hexValue)
+      guard let high = iterator.next().flatMap(Hex.value),
+        let low = iterator.next().flatMap(Hex.value)
       else { throw .malformed("bad percent-encoding in '\(segment)'") }
       let value = high << 4 | low
       guard value != UInt8(ascii: "/"), value != UInt8(ascii: "\\") else {
@@ -96,15 +96,6 @@ public struct ServePath: Sendable, Equatable {
     }
     guard !text.contains("\\") else { throw .malformed("'\\' is not allowed") }
     return text
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 }
 

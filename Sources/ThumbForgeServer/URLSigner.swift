@@ -107,22 +107,13 @@ public struct URLSigner: Sendable {
     bytes.reserveCapacity(digits.count / 2)
     var index = 0
     while index < digits.count {
-      guard let high = hexDigit(digits[index]), let low = hexDigit(digits[index + 1]) else {
+      guard let high = Hex.value(digits[index]), let low = Hex.value(digits[index + 1]) else {
         return nil
       }
       bytes.append(high << 4 | low)
       index += 2
     }
     return bytes
-  }
-
-  private static func hexDigit(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 }
 

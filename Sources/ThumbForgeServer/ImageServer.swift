@@ -15,8 +15,8 @@ public final class ImageServer: HTTPResponder, Sendable {
 
   private let snapshot: Mutex<FolderSnapshot>
   let hot: HotOutputs
-  /// Masters kept decoded for renders outside the catalog's plan (256 MB of pixels).
-  let decoded = DecodedMasters(capacity: 256 * 1_048_576)
+  /// Masters kept decoded for renders outside the catalog's plan (`serve.decoded-cache`).
+  let decoded: DecodedMasters
   let signer: URLSigner?
   let cache: ResultCache
   let coordinator: RenderCoordinator
@@ -32,6 +32,7 @@ public final class ImageServer: HTTPResponder, Sendable {
     let settings = folder.config.serve
     snapshot = Mutex(FolderSnapshot(folder))
     hot = HotOutputs(capacity: 64 * 1_048_576)
+    decoded = DecodedMasters(capacity: settings.decodedCache * 1_048_576)
     self.signer = signer
     self.preview = preview
     self.logger = logger

@@ -9,6 +9,8 @@ public struct ServeSettings: Sendable, Equatable {
   public var cache = "../Build/serve-cache"
   /// The result cache's size cap in megabytes (least recently used results go first).
   public var cacheSize = 512
+  /// Megabytes of decoded masters kept in memory for outputs outside the catalog's plan.
+  public var decodedCache = 256
   /// The `Cache-Control` header of every image response.
   public var cacheControl = "public, max-age=3600"
   /// Renders waiting beyond the running ones; more get 429.

@@ -131,6 +131,9 @@ extension Setting {
       "cache-size", \.serve.cacheSize, .integer(1...1_048_576),
       "The result cache's cap in MB; least recently used results are evicted first."),
     Setting(
+      "decoded-cache", \.serve.decodedCache, .integer(0...1_048_576),
+      "MB of masters kept decoded in memory for outputs outside the catalog's plan (0: none)."),
+    Setting(
       "cache-control", \.serve.cacheControl, .text,
       "The `Cache-Control` header of every image response."),
     Setting(

@@ -28,10 +28,7 @@ struct CatalogWriter: Sendable {
       asset: source.qualifiedName, group: source.group, recipe: set.recipe.name,
       recipeHash: set.key,
       folder: set.folder, contentsHash: ContentHash.of(contents),
-      sources: (source.masters + source.darkMasters).map {
-        ManifestSource(path: $0.path, hash: $0.hash)
-      }
-      .sorted { $0.path < $1.path },
+      sources: source.manifestSources,
       outputs: files.map { file in
         ManifestOutput(
           path: file.output.path, scale: file.output.scale,

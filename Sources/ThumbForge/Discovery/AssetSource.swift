@@ -18,3 +18,11 @@ public struct AssetSource: Hashable, Sendable {
   /// `Group/Sub/Name`.
   public var qualifiedName: String { (group + [name]).joined(separator: "/") }
 }
+
+extension AssetSource {
+  /// Every master (light and dark) as the manifest records it, sorted by path.
+  var manifestSources: [ManifestSource] {
+    (masters + darkMasters).map { ManifestSource(path: $0.path, hash: $0.hash) }
+      .sorted { $0.path < $1.path }
+  }
+}

@@ -68,10 +68,7 @@ struct Staleness: Sendable {
       var part = Outcome()
       for index in range {
         let job = plan.jobs[index]
-        let sources = (job.source.masters + job.source.darkMasters).map {
-          ManifestSource(path: $0.path, hash: $0.hash)
-        }
-        .sorted { $0.path < $1.path }
+        let sources = job.source.manifestSources
         let selected = selects(job)
         for set in job.imageSets {
           judge(set, jobIndex: index, sources: sources, selected: selected, into: &part)

@@ -34,12 +34,7 @@ public struct OnDemandRequest: Sendable {
   }
 
   /// The job's masters as the manifest records them.
-  var manifestSources: [ManifestSource] {
-    (job.source.masters + job.source.darkMasters).map {
-      ManifestSource(path: $0.path, hash: $0.hash)
-    }
-    .sorted { $0.path < $1.path }
-  }
+  var manifestSources: [ManifestSource] { job.source.manifestSources }
 }
 
 /// One rendered output with its content address.

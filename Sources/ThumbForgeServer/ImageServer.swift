@@ -1,4 +1,3 @@
-internal import Crypto
 internal import Foundation
 public import Hummingbird
 public import Logging
@@ -129,12 +128,12 @@ public final class ImageServer: HTTPResponder, Sendable {
     if let item = hot.item(for: resolved.cacheKey) {
       return (imageResponse(item, format: resolved.format, request: request), "hit")
     }
-    if let bytes = folder.catalogBytes(for: resolved) {
-      let item = remember(bytes, for: resolved.cacheKey)
+    if let (bytes, hash) = folder.catalogBytes(for: resolved) {
+      let item = remember(bytes, hash: hash, for: resolved.cacheKey)
       return (imageResponse(item, format: resolved.format, request: request), "catalog")
     }
     if let bytes = cache.bytes(for: resolved.cacheKey) {
-      let item = remember(bytes, for: resolved.cacheKey)
+      let item = remember(bytes, hash: ContentHash.of(bytes: bytes), for: resolved.cacheKey)
       return (imageResponse(item, format: resolved.format, request: request), "hit")
     }
     guard !draining.load(ordering: .relaxed) else {
@@ -144,7 +143,7 @@ public final class ImageServer: HTTPResponder, Sendable {
       let (output, outcome) = try await coordinator.output(
         for: resolved.cacheKey, timeout: .seconds(folder.config.serve.timeout)
       ) { [self] in render(resolved, in: folder) }
-      let item = remember(output.bytes, for: resolved.cacheKey)
+      let item = remember(output.bytes, hash: output.hash, for: resolved.cacheKey)
       return (imageResponse(item, format: resolved.format, request: request), outcome.rawValue)
     } catch RenderCoordinator.Refusal.queueFull {
       var headers = HTTPFields()
@@ -194,10 +193,9 @@ public final class ImageServer: HTTPResponder, Sendable {
     return Self.text(HTTPResponse.Status(code: error.status), error.message)
   }
 
-  /// Keeps an output in memory with its ETag (the SHA-256 of its bytes).
-  private func remember(_ bytes: [UInt8], for key: String) -> HotOutputs.Item {
-    let item = HotOutputs.Item(
-      bytes: bytes, etag: "\"" + Self.hex(SHA256.hash(data: bytes)) + "\"")
+  /// Keeps an output in memory with its ETag (`hash`: the SHA-256 of its bytes, hex).
+  private func remember(_ bytes: [UInt8], hash: String, for key: String) -> HotOutputs.Item {
+    let item = HotOutputs.Item(bytes: bytes, etag: "\"" + hash + "\"")
     hot.store(item, for: key)
     return item
   }
@@ -245,17 +243,5 @@ public final class ImageServer: HTTPResponder, Sendable {
     headers[.contentLength] = String(bytes.count)
     return Response(
       status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-  }
-
-  private static let hexDigits = Array("0123456789abcdef".utf8)
-
-  private static func hex(_ digest: SHA256.Digest) -> String {
-    var text: [UInt8] = []
-    text.reserveCapacity(64)
-    for byte in digest {
-      text.append(hexDigits[Int(byte >> 4)])
-      text.append(hexDigits[Int(byte & 15)])
-    }
-    return String(decoding: text, as: UTF8.self)
   }
 }

@@ -166,9 +166,10 @@ public struct OnDemandFolder: Sendable {
     }
   }
 
-  /// The output's bytes from the catalog when the last build's manifest lists it up to date
-  /// (same key, same masters) and the file still has the recorded hash; `nil` otherwise.
-  public func catalogBytes(for request: OnDemandRequest) -> [UInt8]? {
+  /// The output's bytes and their hash from the catalog when the last build's manifest lists
+  /// it up to date (same key, same masters) and the file still has the recorded hash; `nil`
+  /// otherwise.
+  public func catalogBytes(for request: OnDemandRequest) -> (bytes: [UInt8], hash: String)? {
     guard let entry = previous[request.set.folder], entry.recipeHash == request.set.key,
       entry.sources == request.manifestSources,
       let recorded = entry.outputs.first(where: { $0.path == request.output.path }),
@@ -176,7 +177,7 @@ public struct OnDemandFolder: Sendable {
         atPath: workspace.catalog.appendingPathComponent(request.output.path).path),
       ContentHash.of(data) == recorded.hash
     else { return nil }
-    return Array(data)
+    return (Array(data), recorded.hash)
   }
 
   /// Renders every output of the request's job, each with its cache key (so that a cache

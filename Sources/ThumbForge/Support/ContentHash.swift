@@ -2,9 +2,14 @@ internal import Crypto
 internal import Foundation
 
 /// SHA-256 content hashes, as lowercase hex.
-enum ContentHash {
+package enum ContentHash {
   /// The hash of some bytes.
   static func of(_ bytes: some DataProtocol) -> String {
+    hex(SHA256.hash(data: bytes))
+  }
+
+  /// The hash of some bytes (for the server's ETags, outside this module).
+  package static func of(bytes: [UInt8]) -> String {
     hex(SHA256.hash(data: bytes))
   }
 

@@ -33,12 +33,48 @@ struct BuildCommand: ParsableCommand {
   @Option(name: .long, help: "Write Swift constants for every asset name to this file.")
   var swift: String?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Build only shard I of N (1-based, e.g. 2/4) into a part folder for 'thumbforge merge'.",
+      discussion: "Also read from THUMBFORGE_SHARD=I/N.", valueName: "I/N"))
+  var shard: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Build shard JOB_COMPLETION_INDEX+1 of N (a Kubernetes Indexed Job).", valueName: "N"))
+  var shards: Int?
+
+  @Option(
+    name: .long,
+    help: "The shard's part folder (default: shards/I-of-N beside the manifest).",
+    completion: .directory)
+  var part: String?
+
+  func validate() throws {
+    let sharded = shard != nil || shards != nil
+    if part != nil && !sharded { throw ValidationError("--part needs --shard I/N or --shards N") }
+    if sharded && (watch || contactSheet != nil || swift != nil) {
+      throw ValidationError(
+        "--watch, --contact-sheet and --swift do not apply to a shard (merge writes the catalog)")
+    }
+  }
+
   func run() throws {
     var options = common.buildOptions(folder: folder)
     if force { options.mode = .force }
     options.adopt = adopt
     options.swiftFile = swift.map { URL(fileURLWithPath: $0) }
     options.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
+    do {
+      options.shard = try Shard.resolve(
+        explicit: shard, count: shards, environment: ProcessInfo.processInfo.environment)
+    } catch {
+      ReportPrinter.error(error.message)
+      throw ExitCode(2)
+    }
+    options.part = part.map { URL(fileURLWithPath: $0) }
     if dryRun {
       let plan = try Runner.engine(options).plan()
       print(common.json ? PlanPrinter.json(plan) : PlanPrinter.text(plan), terminator: "")

@@ -52,6 +52,29 @@ struct CatalogWriter: Sendable {
     return removed
   }
 
+  /// Writes the catalog's root and group `Contents.json` files ThumbForge owns and removes
+  /// those of groups no longer used; returns the groups to record as owned.
+  ///
+  /// Group folders are written after the imagesets and before the manifest: the new ones are
+  /// recorded in `pending` first, so a run killed in between still knows them as its own.
+  func writeGroupFolders(
+    of entries: [ManifestImageSet], previousGroups: Set<String>, pendingAtStart: Set<String>,
+    pending: PendingList
+  ) throws -> Set<String> {
+    let groups = Set(entries.map(\.group).filter { !$0.isEmpty })
+    let used = Set(
+      groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } })
+    let owned = previousGroups.union(pendingAtStart.intersection(used))
+    let new = used.filter {
+      !FileManager.default.fileExists(
+        atPath: catalog.appendingPathComponent($0 + "/Contents.json").path)
+    }
+    try pending.write(new)
+    let written = try writeFolders(groups: groups, owned: owned)
+    removeGroups(owned.subtracting(used))
+    return written.union(owned.intersection(used))
+  }
+
   /// Writes the root and group `Contents.json` files that are missing or owned.
   func writeFolders(groups: Set<[String]>, owned: Set<String>) throws -> Set<String> {
     let root = catalog.appendingPathComponent("Contents.json")
@@ -88,6 +111,33 @@ struct CatalogWriter: Sendable {
     if let items = try? FileManager.default.contentsOfDirectory(atPath: folder.path), items.isEmpty
     {
       try? FileManager.default.removeItem(at: folder)
+    }
+  }
+}
+
+extension CatalogWriter {
+  /// Copies one imageset a shard rendered from its part's catalog (`merge`), checking each
+  /// file against the hash its manifest records; like ``write(set:source:files:previous:)``,
+  /// files the previous version listed but this one does not are removed.
+  func copy(
+    _ entry: ManifestImageSet, from part: URL, previous: ManifestImageSet?, partName: String
+  ) throws {
+    let files =
+      entry.outputs.map { ($0.path, $0.hash) } + [
+        (entry.folder + "/Contents.json", entry.contentsHash)
+      ]
+    for (path, hash) in files {
+      let bytes = try Data(contentsOf: part.appendingPathComponent(path))
+      guard ContentHash.of(bytes) == hash else {
+        throw ShardError(
+          "\(partName): \(path) does not match the hash in its manifest: the part is damaged; run the shard again"
+        )
+      }
+      try AtomicFile.write(bytes, to: catalog.appendingPathComponent(path).path, durable: false)
+    }
+    let written = Set(entry.outputs.map(\.path))
+    for old in previous?.outputs ?? [] where !written.contains(old.path) {
+      try? FileManager.default.removeItem(at: catalog.appendingPathComponent(old.path))
     }
   }
 }

@@ -9,27 +9,19 @@ extension BuildEngine {
     _ decision: Staleness.Outcome, rendered: [JobOutcome], previous: PreviousBuild,
     state: PreviousState, found: SourceDiscovery.Result, writer: CatalogWriter
   ) throws -> Manifest {
-    var entries: [String: ManifestImageSet] = [:]
-    for item in decision.upToDate { entries[item.set.folder] = item.entry }
-    for entry in decision.kept { entries[entry.folder] = entry }
-    for item in decision.toRender {
-      if let old = previous.imageSets[item.set.folder] { entries[item.set.folder] = old }
-    }
-    var writtenFolders = Set<String>()
-    for entry in rendered.flatMap(\.entries) {
-      entries[entry.folder] = entry
-      writtenFolders.insert(entry.folder)
-    }
-    let groups = try writeGroupFolders(
-      of: Array(entries.values), previous: previous, state: state, writer: writer)
+    let (entries, writtenFolders) = Self.entries(
+      decision, rendered: rendered, previous: previous.imageSets)
+    let groups = try writer.writeGroupFolders(
+      of: entries, previousGroups: Set(previous.manifest?.groups ?? []),
+      pendingAtStart: state.pendingAtStart, pending: state.pending)
     let manifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
-      catalog: workspace.catalogRelativeToManifest, groups: Array(groups),
-      imageSets: Array(entries.values))
+      catalog: workspace.catalogRelativeToManifest, groups: Array(groups), imageSets: entries)
     try writeManifest(manifest, previous: previous)
     state.pending.clear()
     if let swiftFile = workspace.swiftFile {
-      try writeAccessors(manifest, to: swiftFile)
+      try SwiftAccessorGenerator.write(
+        manifest, providesNamespace: workspace.config.providesNamespace, to: swiftFile)
     }
     updateProbeCache(
       state.probeCache.value(), sources: found.cache, stamps: decision.stamps,
@@ -48,26 +40,24 @@ extension BuildEngine {
     }
   }
 
-  /// Writes the catalog's root and group `Contents.json` files ThumbForge owns and removes
-  /// those of groups no longer used; returns the groups to record as owned.
-  private func writeGroupFolders(
-    of entries: [ManifestImageSet], previous: PreviousBuild, state: PreviousState,
-    writer: CatalogWriter
-  ) throws -> Set<String> {
-    let groups = Set(entries.map(\.group).filter { !$0.isEmpty })
-    let used = Set(
-      groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } })
-    // Group folders are written after the imagesets and before the manifest: record the
-    // new ones first, so a run killed in between still knows them as its own next time.
-    let owned = Set(previous.manifest?.groups ?? []).union(state.pendingAtStart.intersection(used))
-    let new = used.filter {
-      !FileManager.default.fileExists(
-        atPath: workspace.catalog.appendingPathComponent($0 + "/Contents.json").path)
+  /// The manifest entries after a run: up-to-date and kept entries, the old entries of
+  /// imagesets that were to be rendered but failed, replaced by those written this run; and
+  /// the folders written.
+  static func entries(
+    _ decision: Staleness.Outcome, rendered: [JobOutcome], previous: [String: ManifestImageSet]
+  ) -> (entries: [ManifestImageSet], written: Set<String>) {
+    var entries: [String: ManifestImageSet] = [:]
+    for item in decision.upToDate { entries[item.set.folder] = item.entry }
+    for entry in decision.kept { entries[entry.folder] = entry }
+    for item in decision.toRender {
+      if let old = previous[item.set.folder] { entries[item.set.folder] = old }
     }
-    try state.pending.write(new)
-    let written = try writer.writeFolders(groups: groups, owned: owned)
-    writer.removeGroups(owned.subtracting(used))
-    return written.union(owned.intersection(used))
+    var written = Set<String>()
+    for entry in rendered.flatMap(\.entries) {
+      entries[entry.folder] = entry
+      written.insert(entry.folder)
+    }
+    return (Array(entries.values), written)
   }
 
   /// Writes the manifest when it changed (or is missing), and its cache when that is stale.

@@ -12,14 +12,15 @@ extension BuildEngine {
   }
 
   /// Stage 1: starts loading what the last run left, and removes the temporary files of a
-  /// run that was killed (except in `check`, which writes nothing).
-  func loadPreviousState() throws(ConfigError) -> PreviousState {
+  /// run that was killed (except in `check`, which writes nothing, and for a shard, which
+  /// only reads the catalog and keeps its pending list in its part folder).
+  func loadPreviousState(pendingAt pendingURL: URL? = nil) throws(ConfigError) -> PreviousState {
     let probeCache = BackgroundTask { [workspace] in ProbeCache.read(at: workspace.probeCache) }
     let build = BackgroundTask { [workspace] () throws(ConfigError) in
       try PreviousBuild.load(workspace)
     }
-    let pending = PendingList(url: pendingURL)
-    if options.mode != .check {
+    let pending = PendingList(url: pendingURL ?? self.pendingURL)
+    if options.mode != .check && options.shard == nil {
       // Temporary files in the catalog only outlive a run that was killed, which leaves its
       // pending list. (An unreadable manifest stops the run first.)
       if pending.exists {

@@ -32,6 +32,7 @@ public struct BuildEngine: Sendable {
     let cache = ProbeCache.read(at: workspace.probeCache)
     let found = SourceDiscovery.discover(workspace, cache: cache, width: width)
     var plan = planner().plan(found.sources)
+    if let shard = options.shard { plan = plan.part(shard) }
     plan.problems = (found.problems + plan.problems).sorted()
     return plan
   }
@@ -42,6 +43,7 @@ public struct BuildEngine: Sendable {
   public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws
     -> BuildReport
   {
+    if let shard = options.shard { return try runShard(shard, onEvent: onEvent) }
     configureVips()
     let state = try loadPreviousState()
     let found = SourceDiscovery.discover(workspace, cache: state.probeCache.value, width: width)
@@ -80,7 +82,7 @@ public struct BuildEngine: Sendable {
     return ContentHash.of(data)
   }
 
-  private func planner() -> Planner {
+  func planner() -> Planner {
     // Only the formats recipes name are asked about: asking loads libvips' format modules
     // for formats it does not write itself (HEIF), which builds without them never need.
     let named = Set(
@@ -90,7 +92,7 @@ public struct BuildEngine: Sendable {
       savableFormats: Set(named.filter { Vips.canSave($0) }))
   }
 
-  private func configureVips() {
+  func configureVips() {
     // One image per core from our queue; libvips itself single-threaded (see README).
     if width > 1 { Vips.concurrency = 1 }
     Vips.setOperationCache(maxOperations: 0)

@@ -19,6 +19,11 @@ public struct BuildOptions: Sendable {
   /// Also write a contact sheet (one PNG of every output, labelled) here.
   public var contactSheet: URL?
 
+  /// Build only this shard's part of the jobs, into a part folder for `merge`.
+  public var shard: Shard?
+  /// The shard's part folder (default: `shards/I-of-N` beside the manifest).
+  public var part: URL?
+
   public init(folder: URL) {
     self.folder = folder
   }

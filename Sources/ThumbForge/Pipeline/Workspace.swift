@@ -74,8 +74,15 @@ public struct Workspace: Sendable {
 
   /// The manifest's folder → catalog relative path.
   var catalogRelativeToManifest: String {
-    let base = manifest.deletingLastPathComponent().path
-    if catalog.path.hasPrefix(base + "/") { return String(catalog.path.dropFirst(base.count + 1)) }
-    return catalog.path
+    Self.relativePath(of: catalog, from: manifest.deletingLastPathComponent())
+  }
+
+  /// `url`'s path relative to `base` when inside it, else its absolute path (the manifest's
+  /// `catalog` field).
+  static func relativePath(of url: URL, from base: URL) -> String {
+    let base = base.standardizedFileURL.path
+    let path = url.standardizedFileURL.path
+    if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+    return path
   }
 }

@@ -1,8 +1,9 @@
 internal import Foundation
 
-extension BuildEngine {
-  /// Writes the generated Swift constants for every imageset, only when their text changed.
-  func writeAccessors(_ manifest: Manifest, to url: URL) throws {
+extension SwiftAccessorGenerator {
+  /// Writes the generated Swift constants for every imageset of `manifest` (a build's or a
+  /// merge's), only when their text changed.
+  static func write(_ manifest: Manifest, providesNamespace: Bool, to url: URL) throws {
     let entries = manifest.imageSets.map { set in
       ImageSetEntry(
         group: set.group,
@@ -10,12 +11,12 @@ extension BuildEngine {
           of: ".imageset", with: ""), files: [:])
     }
     let namespaced: Set<[String]> =
-      workspace.config.providesNamespace
+      providesNamespace
       ? Set(
         manifest.imageSets.flatMap { set in
           set.group.indices.map { Array(set.group.prefix($0 + 1)) }
         }) : []
-    let text = SwiftAccessorGenerator.generate(entries: entries, namespacedGroups: namespaced)
+    let text = generate(entries: entries, namespacedGroups: namespaced)
     if (try? String(contentsOf: url, encoding: .utf8)) != text {
       try AtomicFile.write(Array(text.utf8), to: url.path)
     }

@@ -1,0 +1,149 @@
+internal import Foundation
+
+/// `merge`: assembles the parts of a sharded build into one catalog and manifest, byte for
+/// byte what a single build of the same folder and configuration writes.
+///
+/// Imagesets a shard rendered are copied from its part (each file checked against the hash
+/// its manifest records); those it found up to date are taken from the catalog being
+/// written, which must hold exactly that version. Imagesets of the previous manifest that no
+/// part answers for are removed, as a build removes orphans; files ThumbForge did not write
+/// are never overwritten. Every refusal comes before the first write.
+public enum CatalogMerge {
+  /// Merges `options.parts` into `options.output`; throws ``ShardError`` for parts that do
+  /// not belong together (nothing written then), other errors when writing fails.
+  public static func run(_ options: MergeOptions) throws -> BuildReport {
+    let parts = try ShardParts.load(options.parts)
+    let catalog = URL(fileURLWithPath: options.output.standardizedFileURL.path, isDirectory: true)
+    let manifestURL =
+      options.manifest?.standardizedFileURL
+      ?? catalog.deletingLastPathComponent().appendingPathComponent("manifest.json")
+    let previous: Manifest?
+    do { previous = try ManifestStore.read(at: manifestURL) } catch {
+      throw ShardError(
+        "\(manifestURL.path): manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to merge from scratch"
+      )
+    }
+    let pending = PendingList(
+      url: manifestURL.deletingLastPathComponent().appendingPathComponent(
+        ".thumbforge-pending.json"))
+    let pendingAtStart = pending.read()
+    var report = BuildReport()
+    report.catalog = catalog.path
+    report.manifest = manifestURL.path
+    let previousSets = Dictionary(
+      (previous?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
+    let sorted = try sort(
+      parts, into: catalog, previous: previousSets, pendingAtStart: pendingAtStart,
+      problems: &report.problems)
+
+    if pending.exists { AtomicFile.sweep(folder: catalog.path) }
+    try pending.write(Set(sorted.copies.map(\.entry.folder)))
+    var config = Config()
+    config.providesNamespace = parts.first.record.providesNamespace
+    let writer = CatalogWriter(catalog: catalog, config: config)
+    for copy in sorted.copies {
+      try writer.copy(
+        copy.entry, from: copy.part.location.catalog, previous: previousSets[copy.entry.folder],
+        partName: copy.part.name)
+      report.rendered += copy.entry.outputs.count
+    }
+    report.unchanged = sorted.carried.reduce(0) { $0 + $1.outputs.count }
+    let entries = sorted.copies.map(\.entry) + sorted.carried
+    let kept = Set(entries.map(\.folder))
+    for orphan in previous?.imageSets ?? [] where !kept.contains(orphan.folder) {
+      report.removed += writer.remove(orphan)
+    }
+    let groups = try writer.writeGroupFolders(
+      of: entries, previousGroups: Set(previous?.groups ?? []), pendingAtStart: pendingAtStart,
+      pending: pending)
+    let manifest = Manifest(
+      toolVersion: ToolVersion.current, libvipsVersion: parts.first.record.libvipsVersion,
+      configHash: parts.first.record.configHash,
+      catalog: Workspace.relativePath(of: catalog, from: manifestURL.deletingLastPathComponent()),
+      groups: Array(groups), imageSets: entries)
+    if manifest != previous || !FileManager.default.fileExists(atPath: manifestURL.path) {
+      try ManifestStore.write(manifest, to: manifestURL)
+    }
+    if let swiftFile = options.swiftFile {
+      try SwiftAccessorGenerator.write(
+        manifest, providesNamespace: config.providesNamespace, to: swiftFile)
+    }
+    pending.clear()
+    report.problems.sort()
+    return report
+  }
+
+  /// What to copy from the parts and what to keep from the catalog, after every check.
+  private struct Sorted {
+    var copies: [(part: ShardParts.Part, entry: ManifestImageSet)] = []
+    var carried: [ManifestImageSet] = []
+  }
+
+  /// Sorts every part's entries into copies and carried ones. Throws when a part is damaged
+  /// (a file missing or of the wrong size) or relied on a catalog other than `catalog`;
+  /// imagesets someone else put in the catalog become problems and are left alone.
+  private static func sort(
+    _ parts: ShardParts, into catalog: URL, previous: [String: ManifestImageSet],
+    pendingAtStart: Set<String>, problems: inout [Problem]
+  ) throws(ShardError) -> Sorted {
+    var sorted = Sorted()
+    for part in parts.parts {
+      let written = Set(part.record.written)
+      for entry in part.manifest.imageSets {
+        guard written.contains(entry.folder) else {
+          try checkCarried(entry, of: part, in: catalog, previous: previous[entry.folder])
+          sorted.carried.append(entry)
+          continue
+        }
+        let owned = previous[entry.folder] != nil || pendingAtStart.contains(entry.folder)
+        if !owned
+          && FileManager.default.fileExists(
+            atPath: catalog.appendingPathComponent(entry.folder).path)
+        {
+          problems.append(
+            Problem(
+              path: entry.folder,
+              reason:
+                "exists in the catalog but was not made by ThumbForge; not overwritten (remove or rename it)"
+            ))
+          continue
+        }
+        try checkComplete(entry, of: part)
+        sorted.copies.append((part, entry))
+      }
+    }
+    return sorted
+  }
+
+  /// Every file of a rendered entry is in the part, with the size its manifest records.
+  private static func checkComplete(_ entry: ManifestImageSet, of part: ShardParts.Part)
+    throws(ShardError)
+  {
+    let sizes = entry.outputs.map { ($0.path, $0.bytes) } + [(entry.folder + "/Contents.json", -1)]
+    for (path, bytes) in sizes {
+      let file = part.location.catalog.appendingPathComponent(path).path
+      guard let stamp = FileStamp.current(at: file), bytes < 0 || stamp.byteSize == bytes else {
+        throw ShardError(
+          "\(part.name): \(path) is missing or incomplete: the part is damaged (copied only in part?); run the shard again"
+        )
+      }
+    }
+  }
+
+  /// An entry the shard found up to date must be the catalog's own, with its files present.
+  private static func checkCarried(
+    _ entry: ManifestImageSet, of part: ShardParts.Part, in catalog: URL,
+    previous: ManifestImageSet?
+  ) throws(ShardError) {
+    let present =
+      previous == entry
+      && (entry.outputs.map(\.path) + [entry.folder + "/Contents.json"]).allSatisfy {
+        FileManager.default.fileExists(atPath: catalog.appendingPathComponent($0).path)
+      }
+    guard present else {
+      throw ShardError(
+        "\(part.name) reused \(entry.folder) from the catalog it was built against, but \(catalog.path) does not hold that version: merge into that catalog, or build the shards without it"
+      )
+    }
+  }
+}

@@ -1,0 +1,69 @@
+internal import Foundation
+
+/// The folder a shard writes and `merge` reads: a partial catalog holding the imagesets the
+/// shard rendered, a partial manifest of every imageset the shard answers for, and
+/// `shard.json` (see ``ShardRecord``), written last: a part without it did not finish.
+struct ShardPart: Sendable {
+  let folder: URL
+  /// The catalog folder's name (`Assets.xcassets`), the same as the merged catalog's.
+  let catalogName: String
+
+  var catalog: URL { folder.appendingPathComponent(catalogName, isDirectory: true) }
+  var manifest: URL { folder.appendingPathComponent("manifest.json") }
+  var record: URL { folder.appendingPathComponent("shard.json") }
+  var pending: URL { folder.appendingPathComponent(".thumbforge-pending.json") }
+  /// Marks the folder as a part, so that a re-run may empty it and nothing else is emptied.
+  var marker: URL { folder.appendingPathComponent(".thumbforge-part") }
+
+  /// The part folder of `shard`: the one given, or `shards/I-of-N` beside the manifest.
+  /// Refused inside the asset folder, where a build would read it back as masters.
+  static func resolve(
+    _ shard: Shard, explicit: URL?, workspace: Workspace
+  ) throws(ConfigError) -> ShardPart {
+    let folder =
+      (explicit?.standardizedFileURL
+      ?? workspace.manifest.deletingLastPathComponent().appendingPathComponent(
+        "shards/\(shard.folderName)")).standardizedFileURL
+    let input =
+      workspace.folder.path.hasSuffix("/")
+      ? String(workspace.folder.path.dropLast()) : workspace.folder.path
+    if folder.path == input || folder.path.hasPrefix(input + "/") {
+      throw ConfigError(
+        file: "--part", line: nil, key: "",
+        message:
+          "'\(folder.path)' is inside the asset folder and would be read back as input; choose another folder with --part"
+      )
+    }
+    return ShardPart(folder: folder, catalogName: workspace.catalog.lastPathComponent)
+  }
+
+  /// Empties the part folder for a new run (a killed run's files included), creating it if
+  /// needed; refuses a folder that holds anything but an earlier part.
+  func prepare() throws(ConfigError) {
+    let manager = FileManager.default
+    let items = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+    if !items.isEmpty && !manager.fileExists(atPath: marker.path) {
+      throw ConfigError(
+        file: folder.path, line: nil, key: "",
+        message:
+          "exists and is not a shard's part folder (no .thumbforge-part); not overwritten: choose an empty or new folder with --part"
+      )
+    }
+    do {
+      // shard.json first: a run killed while emptying must not leave a part that looks done.
+      for item in ["shard.json"] + items.filter({ $0 != "shard.json" && $0 != ".thumbforge-part" })
+      {
+        let path = folder.appendingPathComponent(item).path
+        if manager.fileExists(atPath: path) { try manager.removeItem(atPath: path) }
+      }
+      try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+      if !manager.fileExists(atPath: marker.path) {
+        try AtomicFile.write(Array("thumbforge shard part\n".utf8), to: marker.path)
+      }
+    } catch {
+      throw ConfigError(
+        file: folder.path, line: nil, key: "",
+        message: "cannot prepare the part folder: \(error.localizedDescription)")
+    }
+  }
+}

@@ -1,0 +1,45 @@
+internal import Foundation
+
+/// `shard.json`: what one shard built and from what, so that `merge` can refuse parts that
+/// do not belong together. Written last by the shard: its presence means the shard finished.
+struct ShardRecord: Codable, Equatable, Sendable {
+  static let currentSchema = 1
+
+  var schema = Self.currentSchema
+  var tool = "thumbforge"
+  var toolVersion: String
+  var libvipsVersion: String
+  var index: Int
+  var count: Int
+  /// SHA-256 of the configuration file (as in the manifest).
+  var configHash: String
+  /// A digest of the whole folder's plan (every imageset's key and masters' hashes, and the
+  /// files that could not be used): equal in every shard of one folder state and config.
+  var planDigest: String
+  /// Whether the catalog's group folders provide namespaces (their `Contents.json`).
+  var providesNamespace: Bool
+  /// The catalog folder's name (`Assets.xcassets`).
+  var catalogName: String
+  /// Imageset folders rendered into the part's catalog.
+  var written: [String]
+  /// Imageset folders the shard answers for that were up to date in the catalog it was
+  /// built against (or kept there), and that `merge` takes from the catalog it writes to.
+  var carried: [String]
+
+  var shard: String { "\(index)/\(count)" }
+}
+
+extension ShardRecord {
+  /// Writes the record (sorted keys, atomically).
+  func write(to url: URL) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    try AtomicFile.write(Array(try encoder.encode(self)) + [UInt8(ascii: "\n")], to: url.path)
+  }
+
+  /// Reads a part's record; nil when there is none (the shard did not finish).
+  static func read(at url: URL) throws -> ShardRecord? {
+    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    return try JSONDecoder().decode(ShardRecord.self, from: Data(contentsOf: url))
+  }
+}

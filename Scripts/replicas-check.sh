@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the serving topology of Examples/: nginx (Debian's package, installed with apt-get
-# when missing, run unprivileged-style as a foreground master from a temporary prefix with
-# its own pid, log, cache and temp paths, so no system configuration is touched) in front of
+# when missing, run as a foreground master from a temporary prefix with its own pid, log,
+# cache and temp paths, so no system configuration is touched and no daemon stays) in front of
 # two `thumbforge serve` replicas on free loopback ports, configured with
 # Examples/nginx/thumbforge.conf itself (only the replicas' ports, the listen address and
 # the cache and log paths substituted). Builds ThumbForge in release, copies Assets/ and

@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     --duration) DURATION=$2; shift ;;
     --connections) CONNECTIONS=$2; shift ;;
     --keep) KEEP=1 ;;
-    -h|--help) sed -n '2,22p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | cut -c3-; exit 0 ;;
     *) echo "replicas-check.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift

@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# Checks the serving topology of Examples/: nginx (Debian's package, installed with apt-get
+# when missing, run as a foreground master from a temporary prefix with its own pid, log,
+# cache and temp paths, so no system configuration is touched and no daemon stays) in front of
+# two `thumbforge serve` replicas on free loopback ports, configured with
+# Examples/nginx/thumbforge.conf itself (only the replicas' ports, the listen address and
+# the cache and log paths substituted). Builds ThumbForge in release, copies Assets/ and
+# builds its catalog in a temporary folder, then checks and prints:
+#   (a) distinct renders through nginx are spread over both replicas (their /metrics);
+#   (b) a repeated request is a cache hit (X-Cache-Status: HIT), If-None-Match gives 304,
+#       and an expired entry is revalidated with the replica by ETag (REVALIDATED, 304);
+#   (c) under load (wrk, installed with apt-get when missing), one replica stopped with
+#       SIGTERM mid-run loses no request: no non-2xx/3xx answer, no socket error, and the
+#       stopped replica exits 0.
+# Exits non-zero on any failure; prints a summary with the figures.
+#
+#   Scripts/replicas-check.sh [--duration S] [--connections C] [--keep]
+#
+# --duration: the load run in seconds (default 8; SIGTERM after 40% of it); --connections:
+# wrk's connections to nginx (default 16); --keep: keep the temporary folder (logs, nginx
+# configuration) and print where it is.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+
+DURATION=8
+CONNECTIONS=16
+KEEP=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) DURATION=$2; shift ;;
+    --connections) CONNECTIONS=$2; shift ;;
+    --keep) KEEP=1 ;;
+    -h|--help) sed -n '2,21p' "$0" | cut -c3-; exit 0 ;;
+    *) echo "replicas-check.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# ---------------------------------------------------------------- tools
+Scripts/install-deps.sh
+apt_install() { # PACKAGE…
+  local sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  echo "==> installing $* with apt-get"
+  "${sudo[@]}" apt-get update -qq
+  # Debian's nginx package would start a system nginx on port 80 where services may start;
+  # this script never uses it (containers usually forbid it through policy-rc.d anyway).
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
+}
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$NGINX" ] || { apt_install nginx; NGINX=$(command -v nginx || echo /usr/sbin/nginx); }
+command -v wrk >/dev/null || apt_install wrk
+
+echo "==> swift build -c release --product thumbforge"
+swift build -c release --product thumbforge
+TF="$(swift build -c release --show-bin-path)/thumbforge"
+
+# ---------------------------------------------------------------- folder, replicas, nginx
+WORK=$(mktemp -d)
+REPLICA_PIDS=()
+NGINX_PID=
+cleanup() {
+  local pid
+  for pid in "${REPLICA_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  [ -n "$NGINX_PID" ] && kill -QUIT "$NGINX_PID" 2>/dev/null || true
+  for pid in "${REPLICA_PIDS[@]}" $NGINX_PID; do wait "$pid" 2>/dev/null || true; done
+  if [ "$KEEP" = 1 ]; then echo "==> kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_up() { # PORT PATH
+  for _ in $(seq 300); do
+    curl -s -o /dev/null "http://127.0.0.1:$1$2" && return 0
+    sleep 0.1
+  done
+  echo "replicas-check.sh: nothing answers on port $1" >&2
+  return 1
+}
+FAILURES=0
+fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); }
+
+cp -r Assets "$WORK/Assets"
+echo "==> thumbforge build (the catalog the replicas send from)"
+"$TF" build "$WORK/Assets" --quiet
+# One configuration per replica (--config): the folder's own, plus a result cache of each
+# replica's own outside the folder (as each Kubernetes pod has its emptyDir), ad-hoc boxes
+# for distinct renders, and a short max-age so that (b) can see nginx revalidate by ETag.
+MAX_AGE=3
+for i in 1 2; do
+  cat Assets/thumbforge.yml - >"$WORK/replica-$i.yml" <<EOF
+serve:
+  ad-hoc: true
+  cache: $WORK/serve-cache-$i
+  cache-control: public, max-age=$MAX_AGE
+EOF
+done
+PORTS=()
+for i in 1 2; do
+  port=$(free_port)
+  PORTS+=("$port")
+  "$TF" serve "$WORK/Assets" --config "$WORK/replica-$i.yml" --port "$port" --jobs 1 \
+    2>"$WORK/replica-$i.log" &
+  REPLICA_PIDS+=($!)
+done
+for port in "${PORTS[@]}"; do wait_up "$port" /healthz; done
+
+NGINX_PORT=$(free_port)
+mkdir -p "$WORK/nginx/tmp" "$WORK/nginx/cache"
+sed -e "s|server 127.0.0.1:8081 |server 127.0.0.1:${PORTS[0]} |" \
+  -e "s|server 127.0.0.1:8082 |server 127.0.0.1:${PORTS[1]} |" \
+  -e "s|^\( *\)listen 80;|\1listen 127.0.0.1:$NGINX_PORT;|" \
+  -e "s|/var/cache/nginx/thumbforge|$WORK/nginx/cache|" \
+  -e "s|/var/log/nginx/thumbforge.access.log|$WORK/nginx/access.log|" \
+  Examples/nginx/thumbforge.conf >"$WORK/nginx/thumbforge.conf"
+# Every substitution must have happened: the example changed without this script otherwise.
+for expected in "server 127.0.0.1:${PORTS[0]} " "server 127.0.0.1:${PORTS[1]} " \
+  "listen 127.0.0.1:$NGINX_PORT;" "$WORK/nginx/cache " "$WORK/nginx/access.log "; do
+  [ "$(grep -cF -- "$expected" "$WORK/nginx/thumbforge.conf")" = 1 ] || {
+    echo "replicas-check.sh: Examples/nginx/thumbforge.conf no longer has the line for '$expected'" >&2
+    exit 1
+  }
+done
+user_line=
+# A root master would run its workers as 'nobody', who cannot enter the temporary folder.
+[ "$(id -u)" -eq 0 ] && user_line="user root root;"
+cat >"$WORK/nginx/nginx.conf" <<EOF
+$user_line
+daemon off;
+worker_processes 1;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log notice;
+events { worker_connections 1024; }
+http {
+    default_type application/octet-stream;
+    client_body_temp_path $WORK/nginx/tmp/body;
+    proxy_temp_path $WORK/nginx/tmp/proxy;
+    fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
+    uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
+    scgi_temp_path $WORK/nginx/tmp/scgi;
+    include $WORK/nginx/thumbforge.conf;
+}
+EOF
+NGINX_ARGS=(-p "$WORK/nginx/" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log")
+"$NGINX" -t -q "${NGINX_ARGS[@]}"
+"$NGINX" "${NGINX_ARGS[@]}" &
+NGINX_PID=$!
+wait_up "$NGINX_PORT" /healthz
+echo "==> nginx $("$NGINX" -v 2>&1 | sed 's|.*/||') on 127.0.0.1:$NGINX_PORT → replicas on ${PORTS[0]} and ${PORTS[1]}"
+
+LB=http://127.0.0.1:$NGINX_PORT
+# image_requests PORT: image requests the replica has answered (its /metrics counter,
+# every status and outcome except the "-" of /metrics, /healthz and the like).
+image_requests() {
+  curl -sf "http://127.0.0.1:$1/metrics" \
+    | awk '/^thumbforge_requests_total\{/ && !/outcome="-"/ { n += $NF } END { print n + 0 }'
+}
+# header FILE NAME: a header's value from curl -D output.
+header() { tr -d '\r' <"$1" | awk -v name="$(echo "$2" | tr 'A-Z' 'a-z')" -F': ' \
+  'tolower($1) == name { print $2 }' | tail -n 1; }
+
+# ---------------------------------------------------------------- (a) spread
+SPREAD_N=40
+before=("$(image_requests "${PORTS[0]}")" "$(image_requests "${PORTS[1]}")")
+statuses=$(for i in $(seq "$SPREAD_N"); do
+  curl -s -o /dev/null -w '%{http_code}\n' "$LB/unsafe/fill:$((100 + i))x80/Resorts/les-arcs@1x.jpg"
+done | sort | uniq -c | tr -s ' ' | tr '\n' ',')
+after=("$(image_requests "${PORTS[0]}")" "$(image_requests "${PORTS[1]}")")
+spread=($((after[0] - before[0])) $((after[1] - before[1])))
+echo "==> (a) $SPREAD_N distinct renders through nginx: statuses${statuses%,}; replica 1 answered ${spread[0]}, replica 2 answered ${spread[1]}"
+[ "$statuses" = " $SPREAD_N 200," ] || fail "(a) not every render was answered 200:$statuses"
+[ $((spread[0] + spread[1])) = "$SPREAD_N" ] \
+  || fail "(a) the replicas answered $((spread[0] + spread[1])) requests, not $SPREAD_N"
+for i in 0 1; do
+  [ "${spread[$i]}" -ge $((SPREAD_N / 4)) ] || fail "(a) replica $((i + 1)) answered only ${spread[$i]} of $SPREAD_N"
+done
+
+# ---------------------------------------------------------------- (b) cache
+P=/unsafe/tile/Resorts/les-arcs@2x.jpg
+curl -s -o "$WORK/b1.jpg" -D "$WORK/b1.h" "$LB$P"
+curl -s -o "$WORK/b2.jpg" -D "$WORK/b2.h" "$LB$P"
+first=$(header "$WORK/b1.h" X-Cache-Status)
+second=$(header "$WORK/b2.h" X-Cache-Status)
+etag=$(header "$WORK/b2.h" ETag)
+replica_etag=$(curl -s -o /dev/null -D - "http://127.0.0.1:${PORTS[0]}$P" | tr -d '\r' \
+  | awk -F': ' 'tolower($1) == "etag" { print $2 }')
+conditional=$(curl -s -o /dev/null -w '%{http_code}' -D "$WORK/b3.h" -H "If-None-Match: $etag" "$LB$P")
+conditional_cache=$(header "$WORK/b3.h" X-Cache-Status)
+echo "==> (b) $P twice: $first then $second (ETag $etag, the replica's: $replica_etag); If-None-Match → $conditional ($conditional_cache)"
+[ "$first" = MISS ] || fail "(b) the first request was $first, not MISS"
+[ "$second" = HIT ] || fail "(b) the repeated request was $second, not HIT"
+cmp -s "$WORK/b1.jpg" "$WORK/b2.jpg" || fail "(b) the cached body differs from the first"
+[ -n "$etag" ] && [ "$etag" = "$replica_etag" ] || fail "(b) nginx's ETag '$etag' is not the replica's '$replica_etag'"
+[ "$conditional" = 304 ] || fail "(b) If-None-Match through nginx gave $conditional, not 304"
+# After max-age the entry is stale: nginx asks a replica with If-None-Match, gets 304.
+sleep $((MAX_AGE + 1))
+conditional_upstream=$(cat "$WORK"/replica-*.log | grep -c "GET $P 304" || true)
+curl -s -o "$WORK/b4.jpg" -D "$WORK/b4.h" "$LB$P"
+revalidated=$(header "$WORK/b4.h" X-Cache-Status)
+conditional_upstream=$(( $(cat "$WORK"/replica-*.log | grep -c "GET $P 304" || true) - conditional_upstream ))
+echo "==> (b) after max-age=$MAX_AGE s: $revalidated (the replicas answered nginx's conditional request with 304: $conditional_upstream)"
+[ "$revalidated" = REVALIDATED ] || fail "(b) the expired entry was $revalidated, not REVALIDATED"
+[ "$conditional_upstream" = 1 ] || fail "(b) no replica answered 304 to nginx's revalidation"
+cmp -s "$WORK/b1.jpg" "$WORK/b4.jpg" || fail "(b) the revalidated body differs"
+
+# ---------------------------------------------------------------- (c) SIGTERM under load
+# Distinct ad-hoc boxes of the four resort photos: every request a miss in nginx's cache
+# and a render on a replica (none was asked before); one in 8 a large one (2000 pixels
+# wide), so that renders of some length are in flight when SIGTERM arrives.
+python3 - "$WORK/paths.txt" <<'EOF'
+import sys
+photos = ["alpe-dhuez", "les-arcs", "snowbird", "whistler-blackcomb"]
+with open(sys.argv[1], "w") as out:
+    for i in range(60000):
+        w, h = 40 + i % 600, 30 + (i // 600) % 400
+        if i % 8 == 0:
+            out.write(f"/unsafe/fit:1000x{h + 100}/Resorts/{photos[i % 4]}@2x.jpg\n")
+        else:
+            out.write(f"/unsafe/fill:{w}x{h}/Resorts/{photos[i % 4]}@1x.jpg\n")
+EOF
+before=("$(image_requests "${PORTS[0]}")" "$(image_requests "${PORTS[1]}")")
+lines_before=$(wc -l <"$WORK/nginx/access.log")
+STOP_AFTER=$(python3 -c "print(round($DURATION * 0.4, 1))")
+echo "==> (c) wrk, $CONNECTIONS connections, ${DURATION}s of distinct renders through nginx; SIGTERM to replica 1 after ${STOP_AFTER}s"
+PATHS=$WORK/paths.txt THREADS=2 wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 20s \
+  -s Scripts/loadtest/paths.lua "$LB" >"$WORK/wrk.txt" 2>&1 &
+WRK_PID=$!
+sleep "$STOP_AFTER"
+stopped_at_requests=$(image_requests "${PORTS[0]}")
+logged_before=$(grep -c 'GET /unsafe/' "$WORK/replica-1.log" || true)
+kill -TERM "${REPLICA_PIDS[0]}"
+stop_started=$(date +%s.%N)
+replica_status=0
+wait "${REPLICA_PIDS[0]}" || replica_status=$?
+stop_seconds=$(python3 -c "print(f'{$(date +%s.%N) - $stop_started:.2f}')")
+REPLICA_PIDS=("${REPLICA_PIDS[1]}")
+# Requests replica 1 had accepted and answered after SIGTERM (the drain's work).
+finished_after=$(($(grep -c 'GET /unsafe/' "$WORK/replica-1.log" || true) - logged_before))
+wait "$WRK_PID" || fail "(c) wrk failed: $(cat "$WORK/wrk.txt")"
+result=$(tail -n 1 "$WORK/wrk.txt")
+field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])['$1'])" "$result"; }
+requests=$(field requests); rps=$(field rps); errors=$(field errors)
+status_errors=$(field status_errors); timeouts=$(field timeouts)
+socket_errors=$((errors - status_errors))
+second_share=$(($(image_requests "${PORTS[1]}") - before[1]))
+first_share=$((stopped_at_requests - before[0]))
+# nginx's view of the same run: the answers it gave, and the requests a replica failed
+# (503 while draining, or a connection closed or refused: 502) that it sent to the other.
+tail -n +"$((lines_before + 1))" "$WORK/nginx/access.log" >"$WORK/nginx/load.log"
+# Fields: address, [time zone], "method path protocol", status…
+nginx_bad=$(awk '$7 !~ /^[23]/' "$WORK/nginx/load.log" | wc -l)
+retried=$(grep -c 'upstream_status=[0-9]*, ' "$WORK/nginx/load.log" || true)
+retried_503=$(grep -c 'upstream_status=503, ' "$WORK/nginx/load.log" || true)
+drained=$(grep -c ' 503$' "$WORK/replica-1.log" || true)
+echo "==> (c) $requests requests ($rps/s); replica 1 answered $first_share before SIGTERM, replica 2 $second_share in all; non-2xx/3xx: $status_errors, socket errors: $socket_errors (timeouts $timeouts); nginx answered $nginx_bad non-2xx/3xx; retried on the other replica: $retried (after a 503: $retried_503; replica 1 answered 503 while draining: $drained); replica 1 answered $finished_after in flight after SIGTERM and exited $replica_status ${stop_seconds}s after it"
+[ "$status_errors" = 0 ] || fail "(c) $status_errors responses were not 2xx/3xx"
+[ "$socket_errors" = 0 ] || fail "(c) $socket_errors socket errors (connect/read/write/timeout)"
+[ "$nginx_bad" = 0 ] || fail "(c) nginx logged $nginx_bad answers that were not 2xx/3xx"
+[ "$replica_status" = 0 ] || fail "(c) the stopped replica exited $replica_status, not 0"
+[ "$first_share" -gt 0 ] && [ "$second_share" -gt 0 ] || fail "(c) the load did not reach both replicas"
+
+echo
+echo "replicas-check summary:"
+echo "  (a) spread:   $SPREAD_N distinct renders → replica 1: ${spread[0]}, replica 2: ${spread[1]}"
+echo "  (b) cache:    1st $first, 2nd $second; If-None-Match → $conditional; after max-age → $revalidated"
+echo "  (c) SIGTERM:  $requests requests at $rps/s, non-2xx/3xx $status_errors, socket errors $socket_errors, retried $retried, $finished_after finished while draining, replica exit $replica_status in ${stop_seconds}s"
+if [ "$FAILURES" -ne 0 ]; then
+  echo "replicas-check: $FAILURES check(s) failed" >&2
+  KEEP=1
+  exit 1
+fi
+echo "replicas-check: ok"

@@ -102,7 +102,10 @@ let package = Package(
       swiftSettings: strictSettings),
     .testTarget(
       name: "ThumbForgeCLITests",
-      dependencies: ["thumbforge", "ThumbForge", "Vips", "ThumbForgeTestSupport"],
+      dependencies: [
+        "thumbforge", "ThumbForge", "Vips", "ThumbForgeTestSupport",
+        .product(name: "Yams", package: "Yams"),
+      ],
       swiftSettings: strictSettings),
   ]
 )

@@ -6,6 +6,9 @@ enum SourceDiscovery {
     /// Paths of files that exist but could not be used this run.
     var unusable: Set<String>
     var cache: [String: ProbeResult]
+    /// Whether `cache` equals the probe cache's `sources` as read (every entry reused, none
+    /// dropped), so that the cache need not be compared entry by entry.
+    var cacheUnchanged = false
   }
 
   static func discover(_ workspace: Workspace, cache: ProbeCache, width: Int) -> Result {
@@ -70,6 +73,7 @@ enum SourceDiscovery {
     let grouped = AssetGrouper.group(masters, darkSuffix: config.darkSuffix)
     return Result(
       sources: grouped.assets, problems: (problems + grouped.problems).sorted(), unusable: unusable,
-      cache: newCache)
+      cache: newCache,
+      cacheUnchanged: changed.isEmpty && newCache.count == cache.sources.count)
   }
 }

@@ -31,6 +31,25 @@ public struct Manifest: Codable, Equatable, Sendable {
   }
 }
 
+extension Manifest {
+  /// Whether this manifest differs from `other` (nil: there is none).
+  ///
+  /// With `unlessSameEntries`, the caller vouches that this manifest's imagesets are the
+  /// other's own entries, one for each (none written or dropped): then only the other's order
+  /// and the fields besides the imagesets are compared, not tens of thousands of entries.
+  func differs(from other: Manifest?, unlessSameEntries: Bool) -> Bool {
+    guard let other else { return true }
+    guard unlessSameEntries, other.imageSets.count == imageSets.count,
+      zip(other.imageSets, other.imageSets.dropFirst()).allSatisfy({ $0.folder < $1.folder })
+    else { return self != other }
+    var mine = self
+    var theirs = other
+    mine.imageSets = []
+    theirs.imageSets = []
+    return mine != theirs
+  }
+}
+
 /// One imageset in the manifest.
 public struct ManifestImageSet: Codable, Equatable, Sendable {
   /// `Group/Name` of the asset.

@@ -17,15 +17,15 @@ extension BuildEngine {
     let manifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
       catalog: workspace.catalogRelativeToManifest, groups: Array(groups), imageSets: entries)
-    try writeManifest(manifest, previous: previous)
+    try writeManifest(manifest, previous: previous, wroteImageSets: !writtenFolders.isEmpty)
     state.pending.clear()
     if let swiftFile = workspace.swiftFile {
       try SwiftAccessorGenerator.write(
         manifest, providesNamespace: workspace.config.providesNamespace, to: swiftFile)
     }
     updateProbeCache(
-      state.probeCache.value(), sources: found.cache, stamps: decision.stamps,
-      manifest: manifest, written: writtenFolders)
+      state.probeCache.value(), found: found, decision: decision, manifest: manifest,
+      written: writtenFolders)
     return manifest
   }
 
@@ -40,31 +40,31 @@ extension BuildEngine {
     }
   }
 
-  /// The manifest entries after a run: up-to-date and kept entries, the old entries of
-  /// imagesets that were to be rendered but failed, replaced by those written this run; and
-  /// the folders written.
+  /// The manifest entries after a run: up-to-date and kept entries, and for each imageset
+  /// that was to be rendered, the entry written this run or else (it failed) the old one;
+  /// and the folders written.
   static func entries(
     _ decision: Staleness.Outcome, rendered: [JobOutcome], previous: [String: ManifestImageSet]
   ) -> (entries: [ManifestImageSet], written: Set<String>) {
-    var entries: [String: ManifestImageSet] = [:]
-    for item in decision.upToDate { entries[item.set.folder] = item.entry }
-    for entry in decision.kept { entries[entry.folder] = entry }
+    var fresh: [String: ManifestImageSet] = [:]
+    for entry in rendered.lazy.flatMap(\.entries) { fresh[entry.folder] = entry }
+    var entries: [ManifestImageSet] = []
+    entries.reserveCapacity(decision.upToDate.count + decision.kept.count + decision.toRender.count)
+    entries += decision.upToDate.lazy.map(\.entry)
+    entries += decision.kept
     for item in decision.toRender {
-      if let old = previous[item.set.folder] { entries[item.set.folder] = old }
+      if let entry = fresh[item.set.folder] ?? previous[item.set.folder] { entries.append(entry) }
     }
-    var written = Set<String>()
-    for entry in rendered.flatMap(\.entries) {
-      entries[entry.folder] = entry
-      written.insert(entry.folder)
-    }
-    return (Array(entries.values), written)
+    return (entries, Set(fresh.keys))
   }
 
   /// Writes the manifest when it changed (or is missing), and its cache when that is stale.
-  private func writeManifest(_ manifest: Manifest, previous: PreviousBuild) throws {
+  private func writeManifest(_ manifest: Manifest, previous: PreviousBuild, wroteImageSets: Bool)
+    throws
+  {
     // The manifest file's facts to record in a new manifest cache (nil: the cache is current).
     var cacheFacts = previous.staleCacheFacts
-    if manifest != previous.manifest
+    if manifest.differs(from: previous.manifest, unlessSameEntries: !wroteImageSets)
       || !FileManager.default.fileExists(atPath: workspace.manifest.path)
     {
       try ManifestStore.write(manifest, to: workspace.manifest)
@@ -75,30 +75,38 @@ extension BuildEngine {
     }
   }
 
-  /// Saves the probe results and the stamps of the catalog's files for the next run.
+  /// Saves the probe results and the stamps of the catalog's files for the next run, when
+  /// they changed.
   ///
   /// Stamps taken before rendering describe the files this run replaced: imagesets written
   /// now are stamped afresh (with the hashes of the bytes just written), so the next run
-  /// does not hash them again.
+  /// does not hash them again. Files of kept imagesets not judged this run keep their stamps.
   private func updateProbeCache(
-    _ original: ProbeCache, sources: [String: ProbeResult], stamps: [String: FileStamp],
+    _ original: ProbeCache, found: SourceDiscovery.Result, decision: Staleness.Outcome,
     manifest: Manifest, written: Set<String>
   ) {
     var cache = original
-    cache.sources = sources
-    cache.outputs = stamps
+    if !found.cacheUnchanged { cache.sources = found.cache }
+    cache.outputs = decision.stamps
+    // The stamps are the cache's own when every one was reused and none is missing.
+    var changed =
+      !found.cacheUnchanged || decision.reusedStamps != decision.stamps.count
+      || decision.stamps.count != original.outputs.count
     func stamp(_ path: String, hash: String, fresh: Bool) {
       guard fresh || cache.outputs[path] == nil,
         let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(path).path)
       else { return }
       cache.outputs[path] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: hash)
+      changed = true
     }
-    for entry in manifest.imageSets {
+    // Up-to-date imagesets were stamped while deciding; written and kept ones may not be.
+    let unstamped = Set(decision.kept.map(\.folder)).union(written)
+    for entry in manifest.imageSets where unstamped.contains(entry.folder) {
       let fresh = written.contains(entry.folder)
       for output in entry.outputs { stamp(output.path, hash: output.hash, fresh: fresh) }
       stamp(entry.folder + "/Contents.json", hash: entry.contentsHash, fresh: fresh)
     }
-    if cache != original { try? cache.write(to: workspace.probeCache) }
+    if changed { try? cache.write(to: workspace.probeCache) }
     try? FileManager.default.removeItem(at: workspace.legacyProbeCache)
   }
 }

@@ -34,6 +34,8 @@ struct Staleness: Sendable {
     var orphans: [ManifestImageSet] = []
     var kept: [ManifestImageSet] = []
     var stamps: [String: FileStamp] = [:]
+    /// How many of `stamps` are the probe cache's own, unchanged.
+    var reusedStamps = 0
     /// `regenerate` patterns that matched no asset.
     var unmatched: [Problem] = []
     /// Group folders ThumbForge owns whose `Contents.json` is missing or would change.
@@ -84,6 +86,7 @@ struct Staleness: Sendable {
       outcome.foreign += part.foreign
       outcome.kept += part.kept
       outcome.stamps.merge(part.stamps) { _, new in new }
+      outcome.reusedStamps += part.reusedStamps
     }
     let planned = Set(plan.jobs.lazy.flatMap { $0.imageSets.map(\.folder) })
     for entry in previous.values.filter({ !planned.contains($0.folder) })
@@ -141,7 +144,7 @@ struct Staleness: Sendable {
         ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
       reasons.append(StaleItem(kind: .stale, path: set.folder, detail: detail))
     }
-    reasons += fileDifferences(entry, in: workspace.catalog.path, stamps: &outcome.stamps)
+    reasons += fileDifferences(entry, in: workspace.catalog.path, into: &outcome)
     if reasons.isEmpty {
       outcome.upToDate.append((jobIndex, set, entry))
     } else if !selected {
@@ -179,14 +182,13 @@ struct Staleness: Sendable {
 
   /// Outputs and `Contents.json` missing or changed on disk since the manifest recorded them.
   private func fileDifferences(
-    _ entry: ManifestImageSet, in catalog: String, stamps: inout [String: FileStamp]
+    _ entry: ManifestImageSet, in catalog: String, into outcome: inout Outcome
   ) -> [StaleItem] {
     var items: [StaleItem] = []
     let contents = entry.folder + "/Contents.json"
     let files = entry.outputs.map { ($0.path, $0.hash) } + [(contents, entry.contentsHash)]
     for (path, hash) in files {
-      let full = catalog + "/" + path
-      guard let stat = onDisk[path] ?? FileStamp.current(at: full) else {
+      guard let stat = onDisk[path] ?? FileStamp.current(at: catalog + "/" + path) else {
         items.append(StaleItem(kind: .missing, path: path, detail: "deleted from the catalog"))
         continue
       }
@@ -195,10 +197,13 @@ struct Staleness: Sendable {
         cached.modified == stat.modified
       {
         actual = cached.hash
+        outcome.stamps[path] = cached
+        outcome.reusedStamps += 1
       } else {
-        actual = (try? ContentHash.ofFile(at: full)) ?? ""
+        actual = (try? ContentHash.ofFile(at: catalog + "/" + path)) ?? ""
+        outcome.stamps[path] = FileStamp(
+          byteSize: stat.byteSize, modified: stat.modified, hash: actual)
       }
-      stamps[path] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: actual)
       if actual != hash {
         items.append(
           StaleItem(kind: .modified, path: path, detail: "changed by hand since it was built"))

@@ -30,7 +30,7 @@ extension BuildReport {
     let sets = plan.jobs.flatMap(\.imageSets)
     skipped = sets.reduce(0) { $0 + $1.skipped.count }
     warnings = sets.flatMap { set in (set.warnings + set.skipped).map { "\(set.folder): \($0)" } }
-    unchanged = decision.upToDate.reduce(0) { $0 + $1.set.outputs.count }
+    unchanged = decision.upToDate.reduce(0) { $0 + $1.outputs }
   }
 
   /// The report of `check`: every difference, sorted.

@@ -29,7 +29,8 @@ struct Staleness: Sendable {
 
   struct Outcome: Sendable {
     var toRender: [Decision] = []
-    var upToDate: [(jobIndex: Int, set: PlannedImageSet, entry: ManifestImageSet)] = []
+    /// Up-to-date imagesets: their manifest entries (kept as they are) and output counts.
+    var upToDate: [(outputs: Int, entry: ManifestImageSet)] = []
     var foreign: [Problem] = []
     var orphans: [ManifestImageSet] = []
     var kept: [ManifestImageSet] = []
@@ -146,7 +147,7 @@ struct Staleness: Sendable {
     }
     reasons += fileDifferences(entry, in: workspace.catalog.path, into: &outcome)
     if reasons.isEmpty {
-      outcome.upToDate.append((jobIndex, set, entry))
+      outcome.upToDate.append((set.outputs.count, entry))
     } else if !selected {
       outcome.kept.append(entry)  // regenerate leaves the other assets as they are
     } else {
@@ -185,12 +186,10 @@ struct Staleness: Sendable {
     _ entry: ManifestImageSet, in catalog: String, into outcome: inout Outcome
   ) -> [StaleItem] {
     var items: [StaleItem] = []
-    let contents = entry.folder + "/Contents.json"
-    let files = entry.outputs.map { ($0.path, $0.hash) } + [(contents, entry.contentsHash)]
-    for (path, hash) in files {
+    func compare(_ path: String, _ hash: String) {
       guard let stat = onDisk[path] ?? FileStamp.current(at: catalog + "/" + path) else {
         items.append(StaleItem(kind: .missing, path: path, detail: "deleted from the catalog"))
-        continue
+        return
       }
       let actual: String
       if let cached = cache.outputs[path], cached.byteSize == stat.byteSize,
@@ -209,6 +208,8 @@ struct Staleness: Sendable {
           StaleItem(kind: .modified, path: path, detail: "changed by hand since it was built"))
       }
     }
+    for output in entry.outputs { compare(output.path, output.hash) }
+    compare(entry.folder + "/Contents.json", entry.contentsHash)
     return items
   }
 }

@@ -10,7 +10,8 @@
 #                   bench-work/corpus/tiny-10000)
 #     --reps N      repetitions of each measurement; the median is reported (default 3)
 #
-# Results: bench-work/shards.md (a table for the README) and bench-work/shards.jsonl.
+# Results: bench-work/shards.md (a table for the README) and bench-work/shards.jsonl. The
+# builds' outputs (bench-work/runs/shards) are removed at the end: several GB.
 # Every build starts from an empty output (a full build); the machine should be otherwise idle.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -45,14 +46,13 @@ RESULTS=$WORK/shards.jsonl
 
 now() { date +%s.%N; }
 record() { # record KIND SHARDS REP SECONDS
-  printf '{"kind":"%s","shards":%s,"rep":%s,"seconds":%s}\n' "$1" "$2" "$3" "$4" >>"$RESULTS"
+  printf '{"kind":"%s","shards":%s,"rep":%s,"seconds":%.3f}\n' "$1" "$2" "$3" "$4" >>"$RESULTS"
 }
 
 # all_at_once FOLDER N REP: N shard processes started together, then merge; records the
 # wall time of the shards and of the merge, and checks the result against a single build.
 all_at_once() {
-  local folder=$1 n=$2 rep=$3 out=$RUNS/parallel-$n
-  rm -rf "$out"
+  local folder=$1 n=$2 rep=$3 out=$RUNS/parallel-$n-$rep
   local start pids=() i
   start=$(now)
   for i in $(seq 1 "$n"); do
@@ -71,8 +71,7 @@ all_at_once() {
 
 # alone FOLDER N: each shard of N run alone with every core (one machine of N), one rep each.
 alone() {
-  local folder=$1 n=$2 rep=$3 out=$RUNS/alone-$n i start
-  rm -rf "$out"
+  local folder=$1 n=$2 rep=$3 out=$RUNS/alone-$n-$rep i start
   for i in $(seq 1 "$n"); do
     start=$(now)
     "$TF" build "$folder" -q --shard "$i/$n" --part "$out/parts/$i"
@@ -81,29 +80,30 @@ alone() {
 }
 
 echo "==> $CORPUS: single build and 1/2/4 shards, $REPS repetition(s)"
+# Every run writes into a folder of its own, all removed before and after: ext4 allocates
+# inodes slowly for a while after a large tree is deleted, which would slow the run after it.
+rm -rf "$RUNS"
+trap 'rm -rf "$RUNS"' EXIT
 for rep in $(seq 1 "$REPS"); do
-  rm -rf "$RUNS/single"
   start=$(now)
-  "$TF" build "$CORPUS" -q --output "$RUNS/single/Assets.xcassets"
+  "$TF" build "$CORPUS" -q --output "$RUNS/single-$rep/Assets.xcassets"
   record single 1 "$rep" "$(echo "$(now) - $start" | bc)"
   for n in 1 2 4; do all_at_once "$CORPUS" "$n" "$rep"; done
   for n in 2 4; do alone "$CORPUS" "$n" "$rep"; done
 done
 for n in 1 2 4; do
-  diff -r "$RUNS/single" "$RUNS/parallel-$n/merged" >/dev/null \
+  diff -r -x '.thumbforge-*' "$RUNS/single-1" "$RUNS/parallel-$n-1/merged" >/dev/null \
     || { echo "bench-shards.sh: $n shards merged differ from the single build" >&2; exit 1; }
 done
 echo "    merged catalogs of 1, 2 and 4 shards equal the single build"
 
 echo "==> $TINY: merge of 4 shards, $REPS repetition(s)"
 out=$RUNS/tiny
-rm -rf "$out"
 for i in 1 2 3 4; do "$TF" build "$TINY" -q --shard "$i/4" --part "$out/parts/$i"; done
 sources=$(find "$TINY" -type f ! -name thumbforge.yml | wc -l)
 for rep in $(seq 1 "$REPS"); do
-  rm -rf "$out/merged"
   start=$(now)
-  "$TF" merge -q "$out"/parts/* --output "$out/merged/Assets.xcassets"
+  "$TF" merge -q "$out"/parts/* --output "$out/merged-$rep/Assets.xcassets"
   record merge-tiny 4 "$rep" "$(echo "$(now) - $start" | bc)"
 done
 

@@ -116,8 +116,9 @@ struct CatalogWriter: Sendable {
 }
 
 extension CatalogWriter {
-  /// Copies one imageset a shard rendered from its part's catalog (`merge`), checking each
-  /// file against the hash its manifest records; like ``write(set:source:files:previous:)``,
+  /// Copies one imageset a shard rendered from its part's catalog (`merge`; as hard links
+  /// where the file system allows), checking each file against the hash its manifest
+  /// records; like ``write(set:source:files:previous:)``,
   /// files the previous version listed but this one does not are removed.
   func copy(
     _ entry: ManifestImageSet, from part: URL, previous: ManifestImageSet?, partName: String
@@ -127,13 +128,17 @@ extension CatalogWriter {
         (entry.folder + "/Contents.json", entry.contentsHash)
       ]
     for (path, hash) in files {
-      let bytes = try Data(contentsOf: part.appendingPathComponent(path))
+      let source = part.appendingPathComponent(path)
+      let bytes = try Data(contentsOf: source)
       guard ContentHash.of(bytes) == hash else {
         throw ShardError(
           "\(partName): \(path) does not match the hash in its manifest: the part is damaged; run the shard again"
         )
       }
-      try AtomicFile.write(bytes, to: catalog.appendingPathComponent(path).path, durable: false)
+      let target = catalog.appendingPathComponent(path).path
+      if !AtomicFile.hardLink(source.path, to: target) {
+        try AtomicFile.write(bytes, to: target, durable: false)
+      }
     }
     let written = Set(entry.outputs.map(\.path))
     for old in previous?.outputs ?? [] where !written.contains(old.path) {

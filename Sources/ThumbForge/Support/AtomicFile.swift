@@ -43,6 +43,33 @@ enum AtomicFile {
     }
   }
 
+  /// Puts a hard link to the file at `source` at `path` (creating parent folders), by way of
+  /// a temporary name and a rename, so `path` shows the old file or the new one. Returns
+  /// false, leaving nothing behind, where a link cannot be made (another file system, or
+  /// one without hard links): the caller then writes a copy.
+  ///
+  /// `merge` links the files shards rendered instead of copying them: no data is copied and
+  /// no inode made per file. ThumbForge only ever replaces catalog files by renaming new
+  /// ones into place, so neither side of a link is changed through the other.
+  static func hardLink(_ source: String, to path: String) -> Bool {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(url.lastPathComponent)"
+    ).path
+    var linked = link(source, temporary) == 0
+    if !linked && errno == ENOENT {
+      try? FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      linked = link(source, temporary) == 0
+    }
+    guard linked else { return false }
+    guard rename(temporary, path) == 0 else {
+      unlink(temporary)
+      return false
+    }
+    return true
+  }
+
   /// Writes the whole buffer, retrying short writes and interruptions.
   private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Bool {
     var offset = 0

@@ -32,13 +32,12 @@ let package = Package(
       providers: [.apt(["libvips-dev"]), .brew(["vips"])]
     ),
     // ThumbForge's own 8-bit resampler: plain C with AVX2 passes chosen at run time
-    // (Swift has no per-function target features). Always -O2: -O0 makes debug test runs
-    // crawl, and -O3 unrolls the tap loops into slower code.
-    .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"])]),
+    // (Swift has no per-function target features). Release builds compile C at -O2
+    // (SwiftPM's default); no unsafe flags, so that other packages can depend on this one.
+    .target(name: "CResample"),
     // Strip-by-strip JPEG decoding with libjpeg-turbo (libvips' own dependency), for the
     // resize-while-decoding pass: see CJPEG.h.
-    .target(
-      name: "CJPEG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("jpeg")]),
+    .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
     .target(
       name: "Vips", dependencies: ["CVips", "CResample", "CJPEG"], swiftSettings: strictSettings),
     .target(

@@ -5,6 +5,16 @@ import Testing
 
 @Suite("Geometry")
 struct GeometryTests {
+  @Test("Sizes in messages: whole points without decimals, others to one decimal")
+  func pointSizeDescription() {
+    #expect(
+      PointSize(width: 908.333_333_333_333_4, height: 741.666_666_666_666_6).description
+        == "908.3 × 741.7 pt")
+    #expect(PointSize(width: 40, height: 25).description == "40 × 25 pt")
+    #expect(PointSize(width: 0.04, height: 2.96).description == "0.0 × 3.0 pt")
+    #expect(PointSize(width: -0.5, height: 12.25).description == "-0.5 × 12.3 pt")
+  }
+
   @Test("points × scale rounds half away from zero, never below 1 px")
   func pointRounding() {
     #expect(PointSize(width: 40, height: 25).pixels(scale: 2) == PixelSize(width: 80, height: 50))

@@ -63,5 +63,11 @@ struct NamingTests {
           $0.path == "Icons/Star@2x.jpg" && $0.reason.contains("Icons/Star@2x.png")
         })
     #expect(problems.contains { $0.reason.contains("Icons/Bad@2x.png") })
+    // 100×72 px at 3x against 48×48 px at 2x, in points as people write them.
+    #expect(
+      problems.contains {
+        $0.path == "Icons/Bad@3x.png"
+          && $0.reason == "conflicts with Icons/Bad@2x.png: 33.3 × 24 pt vs 24 × 24 pt"
+      }, "\(problems)")
   }
 }

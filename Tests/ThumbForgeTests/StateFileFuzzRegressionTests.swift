@@ -84,6 +84,6 @@ struct StateFileFuzzRegressionTests {
     let largest = try ConfigLoader.parse(
       "recipes:\n  big: { kind: fill, size: [10000, 0.5] }\n", file: "thumbforge.yml")
     #expect(largest.recipes["big"]?.size.pixels(scale: 3) == PixelSize(width: 30_000, height: 2))
-    #expect(PointSize(width: 1e300, height: 2).description == "1e+300x2 pt")
+    #expect(PointSize(width: 1e300, height: 2).description == "1e+300 × 2 pt")
   }
 }

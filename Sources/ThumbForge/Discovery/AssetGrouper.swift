@@ -67,7 +67,7 @@ enum AssetGrouper {
       let b = master.pointSize
       if abs(a.width - b.width) > 1 || abs(a.height - b.height) > 1 {
         problems.append(
-          Problem(path: master.path, reason: "conflicts with \(first.path): \(b) vs \(a) in points")
+          Problem(path: master.path, reason: "conflicts with \(first.path): \(b) vs \(a)")
         )
       }
     }

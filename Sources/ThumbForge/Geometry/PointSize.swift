@@ -15,12 +15,21 @@ public struct PointSize: Hashable, Sendable, Codable, CustomStringConvertible {
       height: max(1, Int((height * Double(scale)).rounded(.toNearestOrAwayFromZero))))
   }
 
+  /// `908.3 × 741.7 pt`: as people write sizes in messages.
   public var description: String {
-    "\(Self.format(width))x\(Self.format(height)) pt"
+    "\(Self.format(width)) × \(Self.format(height)) pt"
   }
 
+  /// Whole numbers without decimals, others to one decimal (`908.3`); values beyond `Int`
+  /// as `Double` writes them.
   static func format(_ value: Double) -> String {
-    // Whole numbers without `.0`; others (and those beyond `Int`) as `Double` writes them.
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    guard value.isFinite, abs(value) < 1e15 else { return String(value) }
+    let tenths = (value * 10).rounded()
+    if tenths.truncatingRemainder(dividingBy: 10) == 0 && value == value.rounded() {
+      return String(Int(value))
+    }
+    let whole = Int(tenths) / 10
+    let digit = abs(Int(tenths) % 10)
+    return (tenths < 0 && whole == 0 ? "-" : "") + "\(whole).\(digit)"
   }
 }

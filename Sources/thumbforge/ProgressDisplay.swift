@@ -29,6 +29,8 @@ final class ProgressDisplay: Sendable {
       ReportPrinter.error(problem.description)
     case .warning(let warning):
       if verbose { clearBar(); write("warning: \(warning)\n") }
+    case .note(let note):
+      if verbose { clearBar(); write("note: \(note)\n") }
     case .started(let jobs, let outputs):
       state.withLock {
         $0.total = jobs

@@ -17,6 +17,12 @@ enum ReportPrinter {
     if report.rendered == 0 && report.removed == 0 && report.problems.isEmpty && !report.cancelled {
       line = "up to date (\(report.unchanged) outputs); nothing to render"
     }
+    let notes = report.notes.count
+    if notes == 1 {
+      line += "; 1 file is not a master (--verbose names it)"
+    } else if notes > 1 {
+      line += "; \(notes) files are not masters (--verbose names them)"
+    }
     if report.cancelled { line = "cancelled: " + line + " (manifest saved; run again to finish)" }
     return line + " → \(report.catalog)"
   }

@@ -56,6 +56,30 @@ struct BadInputTests {
     try box.write(Fixtures.hugePNG, to: "Bad/huge.png")
   }
 
+  @Test(
+    "Files that are not masters are named with why in --verbose and counted in the summary; exit 0")
+  func notMasters() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    try box.write("credits", to: "CREDITS.md")
+    try box.write(Data([0, 0, 0, 12]), to: "Photos/scan.jp2")
+    try box.write("x", to: "Photos/README")
+    let quiet = try await box.build()
+    expectExit(quiet, 0)
+    #expect(quiet.stdout.contains("; 3 files are not masters (--verbose names them)"), "\(quiet)")
+    let verbose = try await box.build(["--verbose", "--force"])
+    expectExit(verbose, 0)
+    for line in [
+      "note: CREDITS.md: not a master: .md is not an image format",
+      "note: Photos/scan.jp2: not a master: .jp2 images are not read",
+      "note: Photos/README: not a master: no file extension",
+    ] {
+      #expect(verbose.stdout.contains(line) || verbose.stderr.contains(line), "\(line)\n\(verbose)")
+    }
+    let upToDate = try await box.build()
+    #expect(upToDate.stdout.contains("nothing to render; 3 files are not masters"), "\(upToDate)")
+  }
+
   @Test("Good images render; every bad one is named with a reason; exit 1; nothing lost")
   func mixedFolder() async throws {
     let box = try Sandbox()

@@ -47,3 +47,28 @@ struct MasterName: Hashable, Sendable {
     fileExtension = ext
   }
 }
+
+extension MasterName {
+  /// Formats libvips reads that ThumbForge does not take as masters (an app ships none of
+  /// them), named so that the note says so rather than "not an image".
+  static let otherImageExtensions: Set<String> = [
+    "jp2", "j2k", "jpx", "jxl", "v", "vips", "ppm", "pgm", "pbm", "pfm", "pnm", "fits", "fit",
+    "exr", "hdr", "mat", "bmp", "ico", "raw", "dng", "cr2", "nef", "psd",
+  ]
+
+  /// Why a file is not a master, in words (for the note that names it).
+  static func whyNot(fileName: String) -> String {
+    guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else {
+      return "not a master: no file extension"
+    }
+    let ext = fileName[fileName.index(after: dot)...].lowercased()
+    if rasterExtensions.contains(ext) || vectorExtensions.contains(ext) {
+      return "not a master: no asset name before the scale or appearance suffix"
+    }
+    let accepted = "masters are PNG, JPEG, WebP, HEIF, AVIF, TIFF, GIF, SVG or PDF"
+    if otherImageExtensions.contains(ext) {
+      return "not a master: .\(ext) images are not read (\(accepted))"
+    }
+    return "not a master: .\(ext) is not an image format (\(accepted))"
+  }
+}

@@ -9,6 +9,8 @@ enum SourceDiscovery {
     /// Whether `cache` equals the probe cache's `sources` as read (every entry reused, none
     /// dropped), so that the cache need not be compared entry by entry.
     var cacheUnchanged = false
+    /// Files of the folder that are not masters, each with why (not built; not a failure).
+    var notes: [Problem] = []
   }
 
   static func discover(_ workspace: Workspace, cache: ProbeCache, width: Int) -> Result {
@@ -25,10 +27,15 @@ enum SourceDiscovery {
       folder: workspace.folder, skipping: workspace.skippedPaths, confined: workspace.confined)
     let cache = readCache()
     var problems = scan.problems
+    var notes: [Problem] = []
     let candidates: [(ScannedFile, MasterName)] = scan.files.compactMap { file in
       let path = file.relativePath
       let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-      return MasterName(fileName: name, darkSuffix: config.darkSuffix).map { (file, $0) }
+      guard let master = MasterName(fileName: name, darkSuffix: config.darkSuffix) else {
+        notes.append(Problem(path: path, reason: MasterName.whyNot(fileName: name)))
+        return nil
+      }
+      return (file, master)
     }
     let folder = workspace.folder
     let limit = config.limitInputPixels
@@ -74,6 +81,6 @@ enum SourceDiscovery {
     return Result(
       sources: grouped.assets, problems: (problems + grouped.problems).sorted(), unusable: unusable,
       cache: newCache,
-      cacheUnchanged: changed.isEmpty && newCache.count == cache.sources.count)
+      cacheUnchanged: changed.isEmpty && newCache.count == cache.sources.count, notes: notes)
   }
 }

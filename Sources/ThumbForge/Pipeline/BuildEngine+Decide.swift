@@ -27,6 +27,7 @@ extension BuildReport {
     catalog = workspace.catalog.path
     manifest = workspace.manifest.path
     problems = found.problems + plan.problems + decision.unmatched + decision.foreign
+    notes = found.notes
     let sets = plan.jobs.flatMap(\.imageSets)
     skipped = sets.reduce(0) { $0 + $1.skipped.count }
     warnings = sets.flatMap { set in (set.warnings + set.skipped).map { "\(set.folder): \($0)" } }

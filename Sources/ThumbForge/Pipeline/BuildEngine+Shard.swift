@@ -22,10 +22,12 @@ extension BuildEngine {
     let whole = planner().plan(found.sources)
     let plan = whole.part(shard)
     found.problems = found.problems.filter { shard.answersFor($0.path) }
+    found.notes = found.notes.filter { shard.answersFor($0.path) }
     let previous = try state.build.value()
     let decision = try decide(plan, found: found, previous: previous, state: state)
     var report = BuildReport(plan: plan, found: found, decision: decision, workspace: workspace)
     for problem in report.problems { onEvent(.problem(problem)) }
+    for note in report.notes { onEvent(.note(note)) }
     let writer = CatalogWriter(catalog: part.catalog, config: workspace.config)
     let rendered = try renderAndWrite(
       decision, plan: plan, writer: writer, previous: [:], state: state, onEvent: onEvent,

@@ -52,6 +52,7 @@ public struct BuildEngine: Sendable {
     let decision = try decide(plan, found: found, previous: previous, state: state)
     var report = BuildReport(plan: plan, found: found, decision: decision, workspace: workspace)
     for problem in report.problems { onEvent(.problem(problem)) }
+    for note in report.notes { onEvent(.note(note)) }
     if options.mode == .check {
       Self.discardInBackground(state, found, plan, previous, decision)
       return report.checked(decision)

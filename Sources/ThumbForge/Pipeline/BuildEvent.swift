@@ -8,4 +8,6 @@ public enum BuildEvent: Sendable {
   case problem(Problem)
   /// Something was made with a caveat, or left out.
   case warning(String)
+  /// A file of the folder is not a master (and why): it is not built.
+  case note(Problem)
 }

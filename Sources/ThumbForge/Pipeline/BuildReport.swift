@@ -12,6 +12,8 @@ public struct BuildReport: Sendable, Codable {
   public var removed = 0
   public var problems: [Problem] = []
   public var warnings: [String] = []
+  /// Files of the folder that are not masters, each with why: not built, not a failure.
+  public var notes: [Problem] = []
   /// For `check`: every difference found.
   public var stale: [StaleItem] = []
   /// The run was interrupted (Ctrl-C / SIGTERM).

@@ -15,7 +15,8 @@ struct ThumbForgeCommand: ParsableCommand {
       """,
     version: ToolVersion.current,
     subcommands: [
-      BuildCommand.self, CheckCommand.self, RegenerateCommand.self, MergeCommand.self,
+      BuildCommand.self, CheckCommand.self, RegenerateCommand.self, LintCommand.self,
+      MergeCommand.self,
       ServeCommand.self,
       SignCommand.self,
     ],

@@ -31,7 +31,7 @@ struct ConfigChangePropertyTests {
     "stroke-width": (["flag", "fill"], ["2", "0"]),
     "stroke-color": (["flag", "flag"], ["\"#00ff00\"", "\"#0000ff80\""]),
     "stroke-alignment": (["flag", "flag"], ["center", "inside"]),
-    "upscale": (["fill", "tile"], ["never", "allow"]),
+    "upscale": (["fill", "tile"], ["never", "keep"]),
     "kernel": (["variants", "fill"], ["nearest", "cubic"]),
     "keep-vector": (["variants", "variants"], ["true", "false"]),
     "format": (["fill", "variants"], ["webp", "png"]),

@@ -96,6 +96,44 @@ struct PlannerTests {
     #expect(tile.warnings[1].contains("enlarges Flags/Italy@3x.png"))
   }
 
+  @Test(
+    "upscale: keep never enlarges: fit keeps the master's size, fill and tile its largest centred crop of the box's aspect",
+    arguments: ["fit", "fill", "tile"])
+  func upscaleKeep(kind: String) throws {
+    // 300×200 px at 3x is 100×67 pt: too small for a 200×200 pt box at 2x and 3x, big
+    // enough for a 50×50 pt one.
+    let small = AssetSource(
+      group: [], name: "Small", masters: [Self.master("Small.jpg", 3, 300, 200)])
+    let plan = try planner(
+      """
+      rules: [{ match: "**", recipes: [big, little] }]
+      recipes:
+        big: { kind: \(kind), size: [200, 200], scales: [2, 3], upscale: keep }
+        little: { kind: \(kind), size: [50, 50], scales: [2, 3], upscale: keep }
+      """
+    ).plan([small])
+    let job = try #require(plan.jobs.first)
+    let big = try #require(job.imageSets.first { $0.recipe.name == "big" })
+    let expected =
+      kind == "fit" ? PixelSize(width: 300, height: 200) : PixelSize(width: 200, height: 200)
+    #expect(big.outputs.map(\.pixelSize) == [expected, expected])
+    #expect(big.outputs.allSatisfy { $0.resizeTo == PixelSize(width: 300, height: 200) })
+    #expect(big.outputs.allSatisfy { $0.upscale == nil })
+    if kind != "fit" {
+      #expect(big.outputs.allSatisfy { $0.crop == PixelRect(x: 50, y: 0, width: 200, height: 200) })
+    }
+    #expect(big.warnings.count == 2 && big.warnings[0].contains("kept at"), "\(big.warnings)")
+    #expect(big.skipped.isEmpty)
+    // A master large enough is resized as with any other policy.
+    let little = try #require(job.imageSets.first { $0.recipe.name == "little" })
+    #expect(
+      little.outputs.map(\.pixelSize) == [
+        kind == "fit" ? PixelSize(width: 100, height: 67) : PixelSize(width: 100, height: 100),
+        kind == "fit" ? PixelSize(width: 150, height: 100) : PixelSize(width: 150, height: 150),
+      ])
+    #expect(little.warnings.isEmpty)
+  }
+
   @Test("fit with pad gives exactly the box; without pad the scaled image")
   func fit() throws {
     let plan = try planner(

@@ -141,6 +141,31 @@ struct RecipeRenderTests {
     #expect(padding[0] > 200 && padding[1] < 50)
   }
 
+  @Test("upscale: keep renders a small master at its own resolution, the centre of it for tiles")
+  func upscaleKeepRender() throws {
+    let harness = try RenderHarness(
+      config: """
+        rules: [{ match: "**", recipes: [tile, fit] }]
+        recipes:
+          tile: { size: [200, 200], scales: [2], upscale: keep }
+          fit: { size: [400, 400], scales: [2], upscale: keep }
+
+        """)
+    defer { harness.remove() }
+    let photo = try TestImages.photo(width: 300, height: 200)
+    try harness.add(photo, as: "Small@3x.png", format: .png)
+    let (_, images, problems) = try harness.render()
+    #expect(problems.isEmpty)
+    let tile = try #require(images["Small-tile.imageset/Small@2x.png"])
+    #expect(tile.width == 200 && tile.height == 200)
+    // The kept crop is the master's centre, pixel for pixel.
+    let centre = try photo.crop(x: 50, y: 0, width: 200, height: 200)
+    #expect(try TestImages.meanDifference(tile, centre) < 0.5)
+    let fit = try #require(images["Small-fit.imageset/Small@2x.png"])
+    #expect(fit.width == 300 && fit.height == 200)
+    #expect(try TestImages.meanDifference(fit, photo) < 0.5)
+  }
+
   @Test("vector masters render crisp at each scale, not upscaled from 1x")
   func vectorSharpness() throws {
     let harness = try RenderHarness(config: "scales: [1, 3]\n")

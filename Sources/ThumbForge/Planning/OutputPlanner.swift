@@ -51,6 +51,7 @@ struct OutputPlanner {
       case .never: return .skipped(text + "; skipped (upscale: never)")
       case .warn: warning = text
       case .allow: break
+      case .keep: return kept(master, box: box, scale: scale, dark: dark, slot: slot)
       }
     }
     return .output(
@@ -59,6 +60,40 @@ struct OutputPlanner {
         crop: crop,
         mode: .render, hasAlpha: recipe.alwaysHasAlpha || master.hasAlpha,
         upscale: (!master.isVector && factor > 1.0001) ? factor : nil),
+      warning: warning)
+  }
+
+  /// `upscale: keep`: a raster master too small for the box, at its own resolution: whole
+  /// for `fit`, else its largest centred crop of the box's aspect.
+  private func kept(_ master: Master, box: PixelSize, scale: Int, dark: Bool, slot: String)
+    -> Outcome
+  {
+    let size = master.pixelSize
+    var pixelSize = size
+    var crop: PixelRect?
+    if recipe.kind != .fit {
+      // Wider than the box: full height; otherwise full width (in integers, exactly).
+      if size.width * box.height > size.height * box.width {
+        let width = max(1, Int((Double(size.height * box.width) / Double(box.height)).rounded()))
+        pixelSize = PixelSize(width: min(width, size.width), height: size.height)
+      } else {
+        let height = max(1, Int((Double(size.width * box.height) / Double(box.width)).rounded()))
+        pixelSize = PixelSize(width: size.width, height: min(height, size.height))
+      }
+      crop = Geometry.cropRect(size, to: pixelSize, gravity: .center)
+    }
+    let cropped = pixelSize
+    if recipe.kind == .flag && recipe.strokeAlignment == .center && recipe.strokeWidth > 0 {
+      let grow = Int((recipe.strokeWidth * Double(scale)).rounded())
+      pixelSize = PixelSize(width: pixelSize.width + grow, height: pixelSize.height + grow)
+    }
+    let warning =
+      "\(slot): \(master.path) (\(size)) is smaller than the box (\(box)); kept at \(cropped) (upscale: keep)"
+    return .output(
+      make(
+        master: master, scale: scale, dark: dark, pixelSize: pixelSize, resizeTo: size,
+        crop: crop, mode: .render, hasAlpha: recipe.alwaysHasAlpha || master.hasAlpha,
+        upscale: nil),
       warning: warning)
   }
 

@@ -54,7 +54,7 @@ extension RecipeParameter {
     ) { _ in .inside },
     RecipeParameter(
       "upscale", \.upscale, .choice(UpscalePolicy.self), kinds: boxed, effect: .pixels,
-      "When the master is smaller than the output: render and report (`warn`), skip (`never`) or render silently (`allow`)."
+      "When the master is smaller than the output: render and report (`warn`), skip (`never`), render silently (`allow`), or keep the master's resolution (`keep`: `fit` at the master's size, the others as the largest centred crop of the box's aspect, reported)."
     ) { kind in kind == .variants ? .never : .warn },
     RecipeParameter(
       "kernel", \.kernel, .choice(Kernel.self), topLevel: every, effect: .pixels,

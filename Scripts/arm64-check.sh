@@ -7,7 +7,9 @@
 #   replay-resample      Fuzz/resample's target over its seeds and generated inputs
 #   replay-jpeg-encode   Fuzz/jpeg-encode's target over its seeds and generated inputs
 # The resampler and the JPEG files must also be the same bytes on both CPUs (digests).
-# Installs what it needs with apt-get when missing (arm64 multiarch for libjpeg-turbo).
+# Installs what it needs with apt-get when missing, from Debian (bookworm: libjpeg-turbo 2.1.5
+# for both CPUs through arm64 multiarch; Ubuntu's default mirrors carry no arm64 packages,
+# so CI runs it in a debian:bookworm container).
 # Usage: Scripts/arm64-check.sh [--random N]   (generated inputs per replay, default 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,8 @@ if [ "${1:-}" = "--random" ]; then random=${2:?--random N}; fi
 cross=aarch64-linux-gnu-gcc
 sysroot=/usr/aarch64-linux-gnu
 need=()
+command -v cc >/dev/null || need+=(gcc libc6-dev)
+command -v file >/dev/null || need+=(file)
 command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
 command -v "$cross" >/dev/null || need+=(gcc-aarch64-linux-gnu)
 [ -e "$sysroot/lib/ld-linux-aarch64.so.1" ] || need+=(libc6-dev-arm64-cross)

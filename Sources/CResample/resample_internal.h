@@ -35,7 +35,9 @@ static inline uint8_t clamp8(int32_t v) {
   return (uint8_t)(v > 255 ? 255 : v);
 }
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* The AVX2 passes (target attributes, intrinsics, the cpuid check) exist only on x86;
+ * elsewhere (arm64 among them) only the portable passes are compiled. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__clang__) || defined(__GNUC__))
 #define CRESAMPLE_HAVE_AVX2_PASSES 1
 
 /* Horizontal pass over one block of BLOCK_ROWS rows interleaved column by column

@@ -3,12 +3,15 @@
 
 #include <vips/vips.h>
 #include <gmodule.h>
-#ifdef __GLIBC__
+/* Linux-only tuning below (glibc's mallopt, transparent huge pages) is compiled only where
+ * it exists; elsewhere (macOS, musl) the same functions do nothing. */
+#if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
 #endif
 #ifdef __linux__
 #include <stdint.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 /* Loads every module in `folder` the way vips_init does (each registers its loaders and
@@ -51,7 +54,7 @@ static inline int cvips_get_int(VipsImage *image, const char *name, int fallback
  * `mmap_threshold` bytes mapped on their own (and unmapped when freed), free memory at the
  * top of a heap returned beyond `trim_threshold` bytes. 1 when all were taken. */
 static inline int cvips_tune_malloc(int arenas, int mmap_threshold, int trim_threshold) {
-#ifdef __GLIBC__
+#if defined(__linux__) && defined(__GLIBC__)
   return mallopt(M_ARENA_MAX, arenas) && mallopt(M_MMAP_THRESHOLD, mmap_threshold) &&
          mallopt(M_TRIM_THRESHOLD, trim_threshold);
 #else
@@ -90,10 +93,13 @@ static inline VipsImage *cvips_image_new_memory_like(VipsImage *like, int width,
   /* Buffers this large are mapped afresh for every image (the allocator's mmap threshold
    * is 16 MB) and faulted in page by page as rows are written; asking for transparent huge
    * pages (where the system allows them, as Debian's default "madvise" mode does) makes
-   * that a fault per 2 MB. A hint only: nothing changes where it is refused. */
+   * that a fault per 2 MB. A hint only: nothing changes where it is refused. The range is
+   * aligned to the system's page size (16 or 64 KB on some arm64 kernels, not 4 KB). */
   size_t bytes = VIPS_IMAGE_SIZEOF_IMAGE(out);
-  if (bytes >= ((size_t)16 << 20)) {
-    uintptr_t page = 4096, start = ((uintptr_t)out->data + page - 1) & ~(page - 1);
+  long page_size = sysconf(_SC_PAGESIZE);
+  if (bytes >= ((size_t)16 << 20) && page_size > 0) {
+    uintptr_t page = (uintptr_t)page_size;
+    uintptr_t start = ((uintptr_t)out->data + page - 1) & ~(page - 1);
     uintptr_t end = ((uintptr_t)out->data + bytes) & ~(page - 1);
     if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
   }

@@ -1,4 +1,8 @@
-internal import Glibc
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 /// A process-wide recursive lock around building and freeing libvips operations.
 ///

@@ -298,7 +298,12 @@ struct FolderSnapshot: Equatable {
         if skipHidden && item.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
           continue
         }
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #if os(Linux)
+          let time = info.st_mtim
+        #else
+          let time = info.st_mtimespec
+        #endif
+        let modified = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
         files[item] = Entry(
           bytes: FileManager.default.contents(atPath: path) ?? Data(), modified: modified,
           inode: UInt64(info.st_ino))

@@ -9,9 +9,16 @@ import Foundation
 /// Raw HTTP/1.1 over a loopback socket, for tests that must send exactly the bytes they mean
 /// (unnormalized `..`, encoded slashes, NUL) or send them slowly. Test code only.
 enum RawHTTP {
+  /// `SOCK_STREAM`: an enum case in Glibc, a plain `Int32` in Darwin.
+  #if canImport(Glibc)
+    static let streamSocket = Int32(SOCK_STREAM.rawValue)
+  #else
+    static let streamSocket = SOCK_STREAM
+  #endif
+
   /// A free TCP port on loopback (bound and released; another process could take it first).
   static func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, streamSocket, 0)
     defer { close(fd) }
     var address = loopback(port: 0)
     let bound = withUnsafePointer(to: &address) {
@@ -37,11 +44,15 @@ enum RawHTTP {
 
   /// An open connection to `port`.
   static func connect(port: Int) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, streamSocket, 0)
     var address = loopback(port: port)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        #if canImport(Glibc)
+          return Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        #else
+          return Darwin.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        #endif
       }
     }
     guard result == 0 else {

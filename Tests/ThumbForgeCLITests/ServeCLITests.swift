@@ -5,6 +5,8 @@ import Vips
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `thumbforge serve` as a real process on a real socket.

@@ -1,10 +1,15 @@
 import Foundation
-import Glibc
 import Testing
 import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 @Suite("Probe cache")
 struct ProbeCacheTests {

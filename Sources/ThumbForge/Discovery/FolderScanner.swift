@@ -57,7 +57,7 @@ enum FolderScanner {
           files.append(
             ScannedFile(
               relativePath: childRelative, byteSize: Int(info.st_size),
-              modified: info.st_mtim.nanoseconds))
+              modified: info.modifiedNanoseconds))
         }
       }
     }

@@ -1,4 +1,8 @@
-internal import Glibc
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 /// What identifies one version of a file: size, modification and change times (ns), inode.
 struct FileFacts: Equatable {
@@ -12,8 +16,8 @@ struct FileFacts: Equatable {
     guard stat(path, &info) == 0 else { return nil }
     return FileFacts(
       size: Int(info.st_size),
-      modified: Int(info.st_mtim.nanoseconds),
-      changed: Int(info.st_ctim.nanoseconds),
+      modified: Int(info.modifiedNanoseconds),
+      changed: Int(info.changedNanoseconds),
       inode: Int(truncatingIfNeeded: info.st_ino))
   }
 }

@@ -1,4 +1,8 @@
-internal import Glibc
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 /// Size, modification time and hash of a file on disk.
 struct FileStamp: Codable, Sendable, Equatable {
@@ -21,6 +25,6 @@ struct FileStamp: Codable, Sendable, Equatable {
   }
 
   private static func facts(_ info: stat) -> (byteSize: Int, modified: Int64) {
-    (Int(info.st_size), info.st_mtim.nanoseconds)
+    (Int(info.st_size), info.modifiedNanoseconds)
   }
 }

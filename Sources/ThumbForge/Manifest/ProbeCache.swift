@@ -1,5 +1,10 @@
 internal import Foundation
-internal import Glibc
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 /// Remembered file facts keyed by path, reused while size and modification time match, so
 /// a no-change rebuild neither decodes headers nor hashes files. A cache only: deleting it

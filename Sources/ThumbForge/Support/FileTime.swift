@@ -1,4 +1,8 @@
-internal import Glibc
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 extension timespec {
   /// The time in nanoseconds since the epoch, the unit every file stamp and cache uses.
@@ -6,4 +10,24 @@ extension timespec {
   /// instead of trapping: the value only identifies a version of a file, compared for
   /// equality, and wrapping still changes it when the time changes.
   var nanoseconds: Int64 { Int64(tv_sec) &* 1_000_000_000 &+ Int64(tv_nsec) }
+}
+
+extension stat {
+  /// Modification time in nanoseconds: `st_mtim` on Linux, `st_mtimespec` on Darwin.
+  var modifiedNanoseconds: Int64 {
+    #if os(Linux)
+      st_mtim.nanoseconds
+    #else
+      st_mtimespec.nanoseconds
+    #endif
+  }
+
+  /// Status change time in nanoseconds: `st_ctim` on Linux, `st_ctimespec` on Darwin.
+  var changedNanoseconds: Int64 {
+    #if os(Linux)
+      st_ctim.nanoseconds
+    #else
+      st_ctimespec.nanoseconds
+    #endif
+  }
 }

@@ -1,4 +1,8 @@
-internal import Glibc
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 /// A folder kept open so that files in it are looked up relative to it: the kernel then
 /// walks only the relative part of each path, which adds up over thousands of files.

@@ -18,6 +18,21 @@ struct ConfigTests {
     #expect(config.recipes["fit"]?.upscale == .warn)
   }
 
+  @Test("a rule's focus is [x, y], fractions from 0 to 1; anything else is an error with its line")
+  func focus() throws {
+    let config = try ConfigLoader.parse(
+      "rules:\n  - match: \"**\"\n    recipes: [fill]\n    focus: [0.25, 1]\n", file: "t.yml")
+    #expect(config.rules[0].focus == FocusPoint(x: 0.25, y: 1))
+    for bad in ["[0.5]", "[0.5, 1.5]", "[-0.1, 0.5]", "0.5", "[a, b]", "[0.1, 0.2, 0.3]"] {
+      #expect {
+        try ConfigLoader.parse(
+          "rules:\n  - match: \"**\"\n    recipes: [fill]\n    focus: \(bad)\n", file: "t.yml")
+      } throws: { error in
+        "\(error)".contains("t.yml:4: rules[0].focus: expected [x, y], each a fraction")
+      }
+    }
+  }
+
   @Test("optimize-coding is on by default, off at the top level or per recipe")
   func optimizeCoding() throws {
     let defaults = try ConfigLoader.parse("", file: "thumbforge.yml")

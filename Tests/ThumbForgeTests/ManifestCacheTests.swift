@@ -30,7 +30,7 @@ struct ManifestCacheTests {
           appearance: "dark", width: 80, height: 50, bytes: 0, hash: "ff66", crop: nil),
       ],
       warnings: ["@2x: enlarges\ta tab", "line\nfeed and back\\slash \\t"],
-      skipped: ["@3x (dark): no master"])
+      skipped: ["@3x (dark): no master"], focus: FocusPoint(x: 0.1, y: 0.333_333_333_333_333_3))
     let odd = ManifestImageSet(
       asset: "A\tB/C\\D", group: ["A\tB", "", "x\n"], recipe: "", recipeHash: "",
       folder: "A\tB/C\\D.imageset", contentsHash: "", sources: [],
@@ -101,7 +101,12 @@ struct ManifestCacheTests {
     }
     let text = String(decoding: bytes, as: UTF8.self)
     let damaged = [
-      text.replacingOccurrences(of: "thumbforge-manifest-cache 1", with: "thumbforge-cache 2"),
+      text.replacingOccurrences(of: "thumbforge-manifest-cache 2", with: "thumbforge-cache 2"),
+      // 0.4.0's first format (no focus lines) is not read: its imagesets are read again.
+      text.replacingOccurrences(
+        of: "thumbforge-manifest-cache 2", with: "thumbforge-manifest-cache 1"),
+      text.replacingOccurrences(of: "\nP\t0.1\t", with: "\nP\tx\t"),
+      text.replacingOccurrences(of: "\nW\t@2x", with: "\nP\t0.5\t0.5\nW\t@2x"),
       text.replacingOccurrences(of: "\nE\t3\n", with: "\nE\t2\n"),
       text.replacingOccurrences(of: "\nE\t3\n", with: "\nE\t3\nS\tx\ty\n"),
       text.replacingOccurrences(of: "\t+dark", with: "\t+dark\textra"),

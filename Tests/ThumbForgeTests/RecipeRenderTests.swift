@@ -141,6 +141,51 @@ struct RecipeRenderTests {
     #expect(padding[0] > 200 && padding[1] < 50)
   }
 
+  @Test("focus: a rule's focal point moves fill and tile crops to keep a marked spot inside")
+  func focusPoint() throws {
+    // A grey 600×200 master with a red 20×20 mark near its right edge, at (0.9, 0.5).
+    let red = try VipsImage.solid(width: 20, height: 20, color: [255, 0, 0])
+    let master = try red.embed(
+      x: 530, y: 90, width: 600, height: 200, extend: .background, background: [128, 128, 128])
+    func reds(_ image: VipsImage) throws -> Int {
+      var count = 0
+      for y in stride(from: 0, to: image.height, by: 2) {
+        for x in stride(from: 0, to: image.width, by: 2) {
+          let pixel = try image.pixel(x: x, y: y)
+          if pixel[0] > 200 && pixel[1] < 60 { count += 1 }
+        }
+      }
+      return count
+    }
+    for focus in [nil, "[0.9, 0.5]"] {
+      let harness = try RenderHarness(
+        config: """
+          rules: [{ match: "**", recipes: [fill, tile]\(focus.map { ", focus: \($0)" } ?? "") }]
+          recipes:
+            fill: { size: [50, 50], scales: [2] }
+            tile: { size: [100, 100], scales: [2] }
+
+          """)
+      defer { harness.remove() }
+      try harness.add(master, as: "Mark@3x.png", format: .png)
+      let (plan, images, problems) = try harness.render()
+      #expect(problems.isEmpty)
+      let fill = try #require(images["Mark-fill.imageset/Mark@2x.png"])
+      let tile = try #require(images["Mark-tile.imageset/Mark@2x.png"])
+      #expect(fill.width == 100 && fill.height == 100 && tile.width == 200 && tile.height == 200)
+      if focus == nil {
+        // Centred crops (gravity: center) leave the mark out.
+        #expect(try reds(fill) == 0 && reds(tile) == 0)
+      } else {
+        #expect(try reds(fill) > 10 && reds(tile) > 10, "the mark is inside both crops")
+        let set = try #require(plan.jobs.first?.imageSets.first { $0.recipe.name == "fill" })
+        #expect(set.focus == FocusPoint(x: 0.9, y: 0.5))
+        // At the right edge: the crop goes as far as the master allows.
+        #expect(set.outputs[0].crop?.x == set.outputs[0].resizeTo.width - 100)
+      }
+    }
+  }
+
   @Test("upscale: keep renders a small master at its own resolution, the centre of it for tiles")
   func upscaleKeepRender() throws {
     let harness = try RenderHarness(

@@ -18,6 +18,17 @@ import Vips
     return try Fixtures.truncatedCopy(of: url, keeping: 0.5)
   }
 
+  /// The error `body` fails with. The buffer is shared with the suites running beside this
+  /// one, whose own failures can take its message first (leaving it empty): then `body` is
+  /// tried again, as the build retries a failed job alone (see `WorkQueue`).
+  static func failure(_ body: () throws -> Void) throws -> VipsError {
+    var error = try #require(throws: VipsError.self) { try body() }
+    for _ in 0..<5 where error.message.isEmpty {
+      error = try #require(throws: VipsError.self) { try body() }
+    }
+    return error
+  }
+
   static let decodeFailures: [(ImageFormat, String)] = [
     (.jpeg, "Premature end"), (.png, "read error"),
   ]
@@ -32,11 +43,12 @@ import Vips
       let image = try VipsImage.load(path: url.path, options: LoadOptions(failOn: failOn))
       #expect(image.width == 160 && image.height == 120)
 
-      let copyError = try #require(throws: VipsError.self) { try image.copiedToMemory() }
+      let copyError = try Self.failure { try image.copiedToMemory() }
       #expect(copyError.message.contains(damage.reason), "\(copyError)")
 
-      let reopened = try VipsImage.load(path: url.path, options: LoadOptions(failOn: failOn))
-      let averageError = try #require(throws: VipsError.self) { try reopened.average() }
+      let averageError = try Self.failure {
+        try VipsImage.load(path: url.path, options: LoadOptions(failOn: failOn)).average()
+      }
       #expect(averageError.message.contains(damage.reason), "\(averageError)")
       #expect(averageError.context == "avg")
     }

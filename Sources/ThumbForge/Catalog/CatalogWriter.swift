@@ -37,7 +37,7 @@ struct CatalogWriter: Sendable {
           bytes: file.bytes.count,
           hash: file.hash, crop: file.output.crop)
       }.sorted { $0.path < $1.path },
-      warnings: set.warnings, skipped: set.skipped)
+      warnings: set.warnings, skipped: set.skipped, focus: set.focus)
   }
 
   /// Removes an orphaned imageset's files (only those listed), then its folder if empty.

@@ -101,8 +101,9 @@ extension Setting {
       "default-recipes", type: "list of recipe names", default: "[variants]",
       "The recipes of files no rule matches."),
     Setting(
-      "rules", type: "list of `{match: GLOB, recipes: [NAME…]}`", default: "none",
-      "The first rule whose glob (`*`, `**`, `?`, `{a,b}`) matches a master picks its recipes."),
+      "rules", type: "list of `{match: GLOB, recipes: [NAME…], focus: [X, Y]}`", default: "none",
+      "The first rule whose glob (`*`, `**`, `?`, `{a,b}`) matches a master picks its recipes; its optional `focus` (fractions of the master, 0–1, from the top left) is where the crops of `fill`, `flag` and `tile` are centred, as far as the master allows (instead of `gravity`; recorded in the manifest)."
+    ),
     Setting(
       "recipes", type: "mapping of name to recipe keys", default: "the built-ins",
       "Presets (a new name needs `kind`) and changes to the built-in recipes."),

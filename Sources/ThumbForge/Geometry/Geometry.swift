@@ -33,6 +33,21 @@ enum Geometry {
       height: max(box.height, Int((Double(source.height) * scale).rounded())))
   }
 
+  /// The `box` of `scaled` whose centre is as near `focus` (fractions of `scaled`) as the
+  /// edges allow.
+  static func cropRect(_ scaled: PixelSize, to box: PixelSize, around focus: FocusPoint)
+    -> PixelRect
+  {
+    func start(_ centre: Double, _ length: Int, _ total: Int) -> Int {
+      let spare = max(0, total - length)
+      let wanted = Int((centre * Double(total) - Double(length) / 2).rounded())
+      return min(spare, max(0, wanted))
+    }
+    return PixelRect(
+      x: start(focus.x, box.width, scaled.width), y: start(focus.y, box.height, scaled.height),
+      width: min(box.width, scaled.width), height: min(box.height, scaled.height))
+  }
+
   /// The `box`-sized rectangle to keep from an image of size `scaled`, placed by `gravity`
   /// (smart gravities fall back to the centre here; libvips decides those from pixels).
   static func cropRect(_ scaled: PixelSize, to box: PixelSize, gravity: Gravity)

@@ -65,6 +65,8 @@ public struct ManifestImageSet: Codable, Equatable, Sendable {
   public var outputs: [ManifestOutput]
   public var warnings: [String]
   public var skipped: [String]
+  /// The focus point its crops were placed around (`focus:` of the rule), if any.
+  public var focus: FocusPoint? = nil
 }
 
 /// A master file and its content hash.

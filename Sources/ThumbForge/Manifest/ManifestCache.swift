@@ -8,10 +8,10 @@ internal import Foundation
 ///
 /// Lines: the header; `F` with the manifest file's facts; `M` with the scalar fields; `G`
 /// with the groups; per imageset an `I` line followed by its `S` (source), `O` (output),
-/// `W` (warning) and `K` (skipped) lines; `E` with the number of imagesets. Text fields
+/// `P` (focus point), `W` (warning) and `K` (skipped) lines; `E` with the number of imagesets. Text fields
 /// escape backslash, tab and line feed.
 enum ManifestCache {
-  static let header = "thumbforge-manifest-cache 1"
+  static let header = "thumbforge-manifest-cache 2"
 
   /// The manifest recorded in the cache at `url`; nil when the cache is missing or damaged,
   /// or was written for a manifest file other than the one with `facts` (nil: none).
@@ -57,6 +57,7 @@ enum ManifestCache {
             String(output.bytes), output.hash, output.appearance.map { "+" + $0 } ?? "-", crop,
           ])
       }
+      if let focus = set.focus { out.line("P", [String(focus.x), String(focus.y)]) }
       for warning in set.warnings { out.line("W", [warning]) }
       for skipped in set.skipped { out.line("K", [skipped]) }
     }

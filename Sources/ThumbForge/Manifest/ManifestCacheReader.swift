@@ -38,6 +38,11 @@ struct ManifestCacheReader {
       case UInt8(ascii: "O"):
         guard !sets.isEmpty, let output = output() else { return nil }
         sets[sets.count - 1].outputs.append(output)
+      case UInt8(ascii: "P"):
+        guard !sets.isEmpty, sets[sets.count - 1].focus == nil, fields == 3,
+          let x = text(1).flatMap(Double.init), let y = text(2).flatMap(Double.init)
+        else { return nil }
+        sets[sets.count - 1].focus = FocusPoint(x: x, y: y)
       case UInt8(ascii: "W"):
         guard !sets.isEmpty, fields == 2, let warning = text(1) else { return nil }
         sets[sets.count - 1].warnings.append(warning)

@@ -10,6 +10,8 @@ struct OutputPlanner {
   let recipe: Recipe
   let asset: String
   let folder: String
+  /// Where to centre crops (nil: by `gravity`).
+  var focus: FocusPoint? = nil
 
   func output(masters: [Master], scale: Int, dark: Bool) -> Outcome {
     let vector = masters.first(where: \.isVector)
@@ -35,7 +37,9 @@ struct OutputPlanner {
       factor = Geometry.fillScale(reference, covering: box)
       resized = Geometry.fillSize(reference, covering: box)
       pixelSize = box
-      if !recipe.gravity.isSmart {
+      if let focus {
+        crop = Geometry.cropRect(resized, to: box, around: focus)
+      } else if !recipe.gravity.isSmart {
         crop = Geometry.cropRect(resized, to: box, gravity: recipe.gravity)
       }
       if recipe.kind == .flag && recipe.strokeAlignment == .center && recipe.strokeWidth > 0 {
@@ -80,7 +84,9 @@ struct OutputPlanner {
         let height = max(1, Int((Double(size.width * box.height) / Double(box.width)).rounded()))
         pixelSize = PixelSize(width: size.width, height: min(height, size.height))
       }
-      crop = Geometry.cropRect(size, to: pixelSize, gravity: .center)
+      crop =
+        focus.map { Geometry.cropRect(size, to: pixelSize, around: $0) }
+        ?? Geometry.cropRect(size, to: pixelSize, gravity: .center)
     }
     let cropped = pixelSize
     if recipe.kind == .flag && recipe.strokeAlignment == .center && recipe.strokeWidth > 0 {

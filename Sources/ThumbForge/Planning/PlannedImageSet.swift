@@ -10,6 +10,8 @@ public struct PlannedImageSet: Hashable, Sendable, Codable {
   public var skipped: [String]
   /// Outputs made with a caveat (e.g. upscaled).
   public var warnings: [String]
+  /// The rule's focus point, for recipes that crop (their crops are placed around it).
+  public var focus: FocusPoint?
   /// The exact text of the imageset's `Contents.json`.
   public var contents: String
   /// The cache key: a hash of this whole value (recipe, planned outputs, `Contents.json`,

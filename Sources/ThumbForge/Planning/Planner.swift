@@ -23,8 +23,9 @@ struct Planner: Sendable {
     var claimed: [String: String] = [:]  // lookup name → source that claimed it
     let globs = config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } }
     for source in sources.sorted(by: { $0.qualifiedName < $1.qualifiedName }) {
-      var sets: [(recipe: Recipe, name: String)] = []
-      for name in recipeNames(for: source, globs: globs) {
+      var sets: [(recipe: Recipe, name: String, focus: FocusPoint?)] = []
+      let rule = self.rule(for: source, globs: globs)
+      for name in rule?.recipes ?? config.defaultRecipes {
         guard let recipe = config.recipes[name] else { continue }
         let setName = config.imageSetName(asset: source.name, recipe: name)
         let lookup =
@@ -49,7 +50,7 @@ struct Planner: Sendable {
               reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
           continue
         }
-        sets.append((recipe, setName))
+        sets.append((recipe, setName, rule?.focus))
       }
       if !sets.isEmpty { chosen.append(ChosenSets(source: source, sets: sets)) }
     }
@@ -57,19 +58,31 @@ struct Planner: Sendable {
       Job(
         source: item.source,
         imageSets: keys.keyed(
-          item.sets.map { imageSet(source: item.source, recipe: $0.recipe, name: $0.name) }))
+          item.sets.map {
+            imageSet(source: item.source, recipe: $0.recipe, name: $0.name, focus: $0.focus)
+          }))
     } makingState: {
       ImageSetKeyMaker(header: keyHeader)
     }
     return BuildPlan(jobs: jobs, problems: problems.sorted())
   }
 
-  func recipeNames(for source: AssetSource, globs: [(Glob, Rule)]) -> [String] {
+  /// The first rule whose glob matches one of the source's masters (nil: the default
+  /// recipes, no focus).
+  func rule(for source: AssetSource, globs: [(Glob, Rule)]) -> Rule? {
     for (glob, rule) in globs
     where (source.masters + source.darkMasters).contains(where: { glob.matches($0.path) }) {
-      return rule.recipes
+      return rule
     }
-    return config.defaultRecipes
+    return nil
+  }
+
+  /// The focus point the rules give `source` (for plans made one imageset at a time).
+  func focus(for source: AssetSource) -> FocusPoint? {
+    rule(
+      for: source,
+      globs: config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } })?
+      .focus
   }
 
   /// What every imageset's key includes besides the imageset itself: the tool and libvips
@@ -80,7 +93,9 @@ struct Planner: Sendable {
 
   /// One imageset of `source`, with its `Contents.json` text; its key is given by ``plan(_:)``
   /// once every imageset of the source is planned.
-  func imageSet(source: AssetSource, recipe: Recipe, name: String) -> PlannedImageSet {
+  func imageSet(source: AssetSource, recipe: Recipe, name: String, focus: FocusPoint? = nil)
+    -> PlannedImageSet
+  {
     let folder = (source.group + [name + ".imageset"]).joined(separator: "/")
     var outputs: [PlannedOutput] = []
     var skipped: [String] = []
@@ -91,13 +106,16 @@ struct Planner: Sendable {
         let vector = masters.first(where: \.isVector)
       {
         outputs.append(
-          OutputPlanner(recipe: recipe, asset: source.name, folder: folder).keptVector(
-            vector, dark: dark))
+          OutputPlanner(recipe: recipe, asset: source.name, folder: folder, focus: focus)
+            .keptVector(
+              vector, dark: dark))
         continue
       }
       for scale in recipe.scales {
-        let planned = OutputPlanner(recipe: recipe, asset: source.name, folder: folder)
-          .output(masters: masters, scale: scale, dark: dark)
+        let planned = OutputPlanner(
+          recipe: recipe, asset: source.name, folder: folder, focus: focus
+        )
+        .output(masters: masters, scale: scale, dark: dark)
         switch planned {
         case .output(let output, let warning):
           outputs.append(output)
@@ -109,7 +127,7 @@ struct Planner: Sendable {
     }
     var set = PlannedImageSet(
       recipe: recipe, name: name, folder: folder, outputs: outputs, skipped: skipped,
-      warnings: warnings, contents: "", key: "")
+      warnings: warnings, focus: recipe.kind.crops ? focus : nil, contents: "", key: "")
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
     return set
   }
@@ -118,5 +136,5 @@ struct Planner: Sendable {
 /// A source and the imagesets planning gives it (before their outputs are planned).
 private struct ChosenSets: Sendable {
   var source: AssetSource
-  var sets: [(recipe: Recipe, name: String)]
+  var sets: [(recipe: Recipe, name: String, focus: FocusPoint?)]
 }

@@ -132,7 +132,8 @@ public struct OnDemandFolder: Sendable {
     single.keepVector = false
     let name = config.imageSetName(asset: job.source.name, recipe: chosen.name)
     let set = ImageSetKeyMaker(header: planner.keyHeader).keyed([
-      planner.imageSet(source: job.source, recipe: single, name: name)
+      planner.imageSet(
+        source: job.source, recipe: single, name: name, focus: planner.focus(for: job.source))
     ])[0]
     guard let output = set.outputs.first(where: { $0.scale == scale && !$0.isDark }) else {
       let reason = set.skipped.first ?? "no output at \(scale)x"

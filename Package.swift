@@ -14,6 +14,9 @@ let package = Package(
     .executable(name: "thumbforge", targets: ["thumbforge"]),
     .library(name: "ThumbForge", targets: ["ThumbForge"]),
     .library(name: "Vips", targets: ["Vips"]),
+    // `swift package thumbforge build|check|lint|…` in a package that depends on this one,
+    // and Xcode's project menu (ThumbForge) in an Xcode project that adds this package.
+    .plugin(name: "ThumbForgePlugin", targets: ["ThumbForgePlugin"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,6 +60,25 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
+    ),
+    // Runs the `thumbforge` tool built from this package in the package (or Xcode project)
+    // directory: Plugins/ThumbForgePlugin.
+    .plugin(
+      name: "ThumbForgePlugin",
+      capability: .command(
+        intent: .custom(
+          verb: "thumbforge",
+          description:
+            "Run thumbforge (build, check, lint, regenerate, …) in the package directory; the asset folder defaults to Assets."
+        ),
+        permissions: [
+          .writeToPackageDirectory(
+            reason:
+              "thumbforge build writes the asset catalog and manifest (and the Swift constants file when configured) where thumbforge.yml's 'output' says."
+          )
+        ]
+      ),
+      dependencies: ["thumbforge"]
     ),
     // `serve`: Hummingbird routes, signatures, the result cache, metrics, lifecycle.
     .target(

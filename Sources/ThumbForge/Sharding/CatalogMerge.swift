@@ -7,7 +7,9 @@ internal import Foundation
 /// its manifest records); those it found up to date are taken from the catalog being
 /// written, which must hold exactly that version. Imagesets of the previous manifest that no
 /// part answers for are removed, as a build removes orphans; files ThumbForge did not write
-/// are never overwritten. Every refusal comes before the first write.
+/// are never overwritten. Every refusal comes before the first write, except a part file
+/// whose bytes do not match its hash (found while copying; the pending list makes the next
+/// merge finish or clean up).
 public enum CatalogMerge {
   /// Merges `options.parts` into `options.output`; throws ``ShardError`` for parts that do
   /// not belong together (nothing written then), other errors when writing fails.

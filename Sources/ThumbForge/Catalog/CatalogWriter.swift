@@ -20,10 +20,7 @@ struct CatalogWriter: Sendable {
     try AtomicFile.write(
       contents, to: catalog.appendingPathComponent(set.folder + "/Contents.json").path,
       durable: false)
-    let written = Set(files.map(\.output.path))
-    for old in previous?.outputs ?? [] where !written.contains(old.path) {
-      try? FileManager.default.removeItem(at: catalog.appendingPathComponent(old.path))
-    }
+    removeDropped(previous, keeping: Set(files.map(\.output.path)))
     return ManifestImageSet(
       asset: source.qualifiedName, group: source.group, recipe: set.recipe.name,
       recipeHash: set.key,
@@ -38,6 +35,14 @@ struct CatalogWriter: Sendable {
           hash: file.hash, crop: file.output.crop)
       }.sorted { $0.path < $1.path },
       warnings: set.warnings, skipped: set.skipped, focus: set.focus)
+  }
+
+  /// Removes the files the previous version of an imageset listed that are not in `kept`
+  /// (a dropped scale).
+  private func removeDropped(_ previous: ManifestImageSet?, keeping kept: Set<String>) {
+    for old in previous?.outputs ?? [] where !kept.contains(old.path) {
+      try? FileManager.default.removeItem(at: catalog.appendingPathComponent(old.path))
+    }
   }
 
   /// Removes an orphaned imageset's files (only those listed), then its folder if empty.
@@ -140,9 +145,6 @@ extension CatalogWriter {
         try AtomicFile.write(bytes, to: target, durable: false)
       }
     }
-    let written = Set(entry.outputs.map(\.path))
-    for old in previous?.outputs ?? [] where !written.contains(old.path) {
-      try? FileManager.default.removeItem(at: catalog.appendingPathComponent(old.path))
-    }
+    removeDropped(previous, keeping: Set(entry.outputs.map(\.path)))
   }
 }

@@ -46,9 +46,7 @@ enum ConfigLoader {
 
   /// The output must not be inside the asset folder, where it would be read as input.
   static func validatePaths(_ config: Config, folder: URL, file: String) throws(ConfigError) {
-    let input = folder.standardizedFileURL.path
-    let output = URL(fileURLWithPath: config.output, relativeTo: folder).standardizedFileURL.path
-    if output == input || output.hasPrefix(input + "/") {
+    if Workspace.isInside(URL(fileURLWithPath: config.output, relativeTo: folder), folder: folder) {
       throw ConfigError(
         file: file, line: config.outputLine, key: "output",
         message:

@@ -31,8 +31,7 @@ public struct Workspace: Sendable {
       options.output?.standardizedFileURL
       ?? URL(fileURLWithPath: config.output, relativeTo: folder).standardizedFileURL
     if options.output != nil {
-      let input = folder.path
-      if catalog.path == input || catalog.path.hasPrefix(input + "/") {
+      if isInside(catalog, folder: folder) {
         throw ConfigError(
           file: "--output", line: nil, key: "",
           message: "'\(catalog.path)' is inside the asset folder and would be read back as input")
@@ -75,6 +74,14 @@ public struct Workspace: Sendable {
   /// The manifest's folder → catalog relative path.
   var catalogRelativeToManifest: String {
     Self.relativePath(of: catalog, from: manifest.deletingLastPathComponent())
+  }
+
+  /// Whether `url` is `folder` or inside it (a path there would be read back as input).
+  static func isInside(_ url: URL, folder: URL) -> Bool {
+    var base = folder.standardizedFileURL.path
+    if base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+    let path = url.standardizedFileURL.path
+    return path == base || path.hasPrefix(base + "/")
   }
 
   /// `url`'s path relative to `base` when inside it, else its absolute path (the manifest's

@@ -21,7 +21,7 @@ struct Planner: Sendable {
     var chosen: [ChosenSets] = []
     var problems: [Problem] = []
     var claimed: [String: String] = [:]  // lookup name → source that claimed it
-    let globs = config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } }
+    let globs = ruleGlobs
     for source in sources.sorted(by: { $0.qualifiedName < $1.qualifiedName }) {
       var sets: [(recipe: Recipe, name: String, focus: FocusPoint?)] = []
       let rule = self.rule(for: source, globs: globs)
@@ -67,6 +67,11 @@ struct Planner: Sendable {
     return BuildPlan(jobs: jobs, problems: problems.sorted())
   }
 
+  /// The rules with their globs compiled (the reader has checked every glob).
+  var ruleGlobs: [(Glob, Rule)] {
+    config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } }
+  }
+
   /// The first rule whose glob matches one of the source's masters (nil: the default
   /// recipes, no focus).
   func rule(for source: AssetSource, globs: [(Glob, Rule)]) -> Rule? {
@@ -79,10 +84,7 @@ struct Planner: Sendable {
 
   /// The focus point the rules give `source` (for plans made one imageset at a time).
   func focus(for source: AssetSource) -> FocusPoint? {
-    rule(
-      for: source,
-      globs: config.rules.compactMap { rule in (try? Glob(rule.match)).map { ($0, rule) } })?
-      .focus
+    rule(for: source, globs: ruleGlobs)?.focus
   }
 
   /// What every imageset's key includes besides the imageset itself: the tool and libvips

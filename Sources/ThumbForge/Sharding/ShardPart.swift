@@ -24,10 +24,7 @@ struct ShardPart: Sendable {
       (explicit?.standardizedFileURL
       ?? workspace.manifest.deletingLastPathComponent().appendingPathComponent(
         "shards/\(shard.folderName)")).standardizedFileURL
-    let input =
-      workspace.folder.path.hasSuffix("/")
-      ? String(workspace.folder.path.dropLast()) : workspace.folder.path
-    if folder.path == input || folder.path.hasPrefix(input + "/") {
+    if Workspace.isInside(folder, folder: workspace.folder) {
       throw ConfigError(
         file: "--part", line: nil, key: "",
         message:

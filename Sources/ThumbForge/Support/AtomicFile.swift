@@ -16,9 +16,7 @@ enum AtomicFile {
     throws
   {
     let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(url.lastPathComponent)"
-    ).path
+    let temporary = temporaryPath(beside: url)
     do {
       var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
       if descriptor < 0 && errno == ENOENT {
@@ -53,9 +51,7 @@ enum AtomicFile {
   /// ones into place, so neither side of a link is changed through the other.
   static func hardLink(_ source: String, to path: String) -> Bool {
     let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(url.lastPathComponent)"
-    ).path
+    let temporary = temporaryPath(beside: url)
     var linked = link(source, temporary) == 0
     if !linked && errno == ENOENT {
       try? FileManager.default.createDirectory(
@@ -68,6 +64,13 @@ enum AtomicFile {
       return false
     }
     return true
+  }
+
+  /// A new temporary file name in `url`'s folder, naming this process (see `isLeftover`).
+  private static func temporaryPath(beside url: URL) -> String {
+    url.deletingLastPathComponent().appendingPathComponent(
+      "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(url.lastPathComponent)"
+    ).path
   }
 
   /// Writes the whole buffer, retrying short writes and interruptions.

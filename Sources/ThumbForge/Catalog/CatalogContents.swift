@@ -94,6 +94,27 @@ enum CatalogContents {
     return text + "\n}\n"
   }
 
+  /// The `Contents.json` of an `.appiconset` folder: every slot in the order given (see
+  /// ``AppIconSlot/slots(layout:platforms:)``), with a `filename` where the slot has a file;
+  /// dark and tinted slots carry Xcode's `luminosity` appearance.
+  static func appIconSet(_ slots: [(slot: AppIconSlot, filename: String?)]) -> String {
+    let images: [XcodeJSON] = slots.map { slot, filename in
+      var members: XcodeJSON.Object = [
+        "idiom": .string(slot.idiom), "size": .string(slot.sizeText),
+      ]
+      members["filename"] = filename.map(XcodeJSON.string)
+      members["platform"] = slot.platform.map(XcodeJSON.string)
+      members["scale"] = slot.scale.map { .string("\($0)x") }
+      if slot.appearance != .any {
+        members["appearances"] = [
+          ["appearance": "luminosity", "value": .string(slot.appearance.rawValue)]
+        ]
+      }
+      return .object(members)
+    }
+    return XcodeJSON.object(["images": .array(images), "info": info]).serialized()
+  }
+
   /// `"info" : { "author" : "xcode", "version" : 1 }`, present in every `Contents.json`.
   static let info: XcodeJSON = ["author": "xcode", "version": 1]
 

@@ -29,7 +29,7 @@ struct CatalogWriter: Sendable {
       outputs: files.map { file in
         ManifestOutput(
           path: file.output.path, scale: file.output.scale,
-          appearance: file.output.isDark ? "dark" : nil,
+          appearance: file.output.isDark ? "dark" : file.output.isTinted ? "tinted" : nil,
           width: file.output.pixelSize.width, height: file.output.pixelSize.height,
           bytes: file.bytes.count,
           hash: file.hash, crop: file.output.crop)

@@ -2,9 +2,10 @@ internal import Foundation
 
 extension SwiftAccessorGenerator {
   /// Writes the generated Swift constants for every imageset of `manifest` (a build's or a
-  /// merge's), only when their text changed.
+  /// merge's), only when their text changed. App icon sets get none: code never loads an
+  /// app icon by name.
   static func write(_ manifest: Manifest, providesNamespace: Bool, to url: URL) throws {
-    let entries = manifest.imageSets.map { set in
+    let entries = manifest.imageSets.filter { $0.folder.hasSuffix(".imageset") }.map { set in
       ImageSetEntry(
         group: set.group,
         name: (set.folder as NSString).lastPathComponent.replacingOccurrences(

@@ -49,8 +49,11 @@ public struct Config: Sendable, Equatable {
   }
 
   /// The name of the imageset that holds `recipe`'s outputs for `asset`.
+  /// App icon sets are named as `variants` imagesets are (`AppIcon`): the app's build
+  /// settings name its icon set.
   public func imageSetName(asset: String, recipe: String) -> String {
-    let template = recipe == "variants" ? variantsName : recipeName
+    let template =
+      recipe == "variants" || recipes[recipe]?.kind == .appicon ? variantsName : recipeName
     // Fast paths for the common cases, equal to the general replacement: the bare `{asset}`
     // template is the asset name, and text without a `{` has no placeholder left to replace.
     let named = template == "{asset}" ? asset : template.replacing("{asset}", with: asset)

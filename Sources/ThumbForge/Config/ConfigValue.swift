@@ -178,3 +178,30 @@ extension ConfigValue {
     return text
   }
 }
+
+extension ConfigValue {
+  /// A list of an enum's raw values, each at most once, at least one; kept in the enum's
+  /// order.
+  static func choices<Item>(_ type: Item.Type) -> Self
+  where
+    Value == [Item], Item: RawRepresentable & CaseIterable & Equatable & Sendable,
+    Item.RawValue == String
+  {
+    Self(
+      summary: "list of " + Item.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "),
+      read: { node throws(ConfigError) in
+        var items: [Item] = []
+        for element in try node.sequence() {
+          let item = try element.choice(Item.self)
+          if items.contains(item) { throw element.error("'\(item.rawValue)' is listed twice") }
+          items.append(item)
+        }
+        if items.isEmpty {
+          throw node.error(
+            "list at least one of: \(Item.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return Item.allCases.filter { items.contains($0) }
+      }
+    ) { "[\($0.map(\.rawValue).joined(separator: ", "))]" }
+  }
+}

@@ -17,22 +17,31 @@ enum AssetGrouper {
     var problems: [Problem] = []
     for key in buckets.keys.sorted() {
       let bucket = buckets[key]!
-      let light = bucket.masters.filter { !$0.isDark }.sorted { $0.path < $1.path }
-      let dark = bucket.masters.filter(\.isDark).sorted { $0.path < $1.path }
-      let found = conflicts(light) + conflicts(dark) + sizeConflicts(light + dark)
+      let sorted = bucket.masters.sorted { $0.path < $1.path }
+      let light = sorted.filter { !$0.isDark && !$0.isTinted }
+      let dark = sorted.filter(\.isDark)
+      let tinted = sorted.filter(\.isTinted)
+      let found =
+        conflicts(light) + conflicts(dark) + conflicts(tinted)
+        + sizeConflicts(light + dark + tinted)
       if !found.isEmpty {
         problems += found
         continue
       }
       if light.isEmpty {
-        problems += dark.map {
+        problems += (dark + tinted).map {
           Problem(
-            path: $0.path, reason: "dark master without a light (any appearance) master; skipped")
+            path: $0.path,
+            reason:
+              "\($0.isDark ? "dark" : "tinted") master without a light (any appearance) master; skipped"
+          )
         }
         continue
       }
       assets.append(
-        AssetSource(group: bucket.group, name: bucket.name, masters: light, darkMasters: dark))
+        AssetSource(
+          group: bucket.group, name: bucket.name, masters: light, darkMasters: dark,
+          tintedMasters: tinted))
     }
     // Xcode looks images up by name across the catalog: the same name in two groups clashes
     // unless namespaced; that is checked by the planner, which knows the configuration.

@@ -6,6 +6,8 @@ public struct Master: Hashable, Sendable, Codable {
   public var scale: Int?
   public var isVector: Bool
   public var isDark: Bool
+  /// The tinted appearance of an app icon (`Name~tinted.png`).
+  public var isTinted: Bool
   /// Lowercased file extension.
   public var fileExtension: String
   /// Raster: pixels after EXIF orientation. Vector: intrinsic size (points at 1x).
@@ -19,12 +21,14 @@ public struct Master: Hashable, Sendable, Codable {
 
   public init(
     path: String, scale: Int?, isVector: Bool, isDark: Bool, fileExtension: String,
-    pixelSize: PixelSize, hasAlpha: Bool, isPlainSRGB: Bool, hash: String
+    pixelSize: PixelSize, hasAlpha: Bool, isPlainSRGB: Bool, hash: String,
+    isTinted: Bool = false
   ) {
     self.path = path
     self.scale = scale
     self.isVector = isVector
     self.isDark = isDark
+    self.isTinted = isTinted
     self.fileExtension = fileExtension
     self.pixelSize = pixelSize
     self.hasAlpha = hasAlpha

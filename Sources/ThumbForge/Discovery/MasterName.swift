@@ -1,4 +1,4 @@
-/// What a master's file name says: asset name, scale suffix, dark appearance, type.
+/// What a master's file name says: asset name, scale suffix, dark or tinted appearance, type.
 struct MasterName: Hashable, Sendable {
   /// Raster image extensions ThumbForge reads.
   static let rasterExtensions: Set<String> = [
@@ -11,12 +11,17 @@ struct MasterName: Hashable, Sendable {
   /// The `@Nx` suffix, if any.
   var scale: Int?
   var isDark: Bool
+  /// `~tinted`: the tinted appearance of an app icon.
+  var isTinted: Bool
   var isVector: Bool
   /// The lowercased extension.
   var fileExtension: String
 
-  /// Parses `United States@3x.png`, `Logo~dark@2x.png`, `Mountain.svg`; nil for files that
-  /// are not image masters by their extension.
+  /// The suffix marking the tinted appearance of an app icon (`AppIcon~tinted.png`).
+  static let tintedSuffix = "~tinted"
+
+  /// Parses `United States@3x.png`, `Logo~dark@2x.png`, `AppIcon~tinted.png`,
+  /// `Mountain.svg`; nil for files that are not image masters by their extension.
   init?(fileName: String, darkSuffix: String = "~dark") {
     guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
     let ext = fileName[fileName.index(after: dot)...].lowercased()
@@ -35,14 +40,19 @@ struct MasterName: Hashable, Sendable {
       }
     }
     var dark = false
+    var tinted = false
     if stem.hasSuffix(darkSuffix), stem.count > darkSuffix.count {
       dark = true
       stem = String(stem.dropLast(darkSuffix.count))
+    } else if stem.hasSuffix(Self.tintedSuffix), stem.count > Self.tintedSuffix.count {
+      tinted = true
+      stem = String(stem.dropLast(Self.tintedSuffix.count))
     }
     guard !stem.isEmpty else { return nil }
     asset = stem
     self.scale = scale
     isDark = dark
+    isTinted = tinted
     isVector = Self.vectorExtensions.contains(ext)
     fileExtension = ext
   }

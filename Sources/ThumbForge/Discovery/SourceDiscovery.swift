@@ -69,7 +69,7 @@ enum SourceDiscovery {
             isVector: name.isVector, isDark: name.isDark, fileExtension: name.fileExtension,
             pixelSize: PixelSize(width: result.width, height: result.height),
             hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,
-            hash: result.hash))
+            hash: result.hash, isTinted: name.isTinted))
       case .failure(let problem):
         problems.append(problem)
         unusable.insert(file.relativePath)

@@ -69,7 +69,7 @@ extension BuildEngine {
   static func estimatedCost(of job: Job, sets: [PlannedImageSet]) -> Int {
     let outputs = sets.flatMap(\.outputs).filter { $0.mode != .copy }
     let decoded = Set(outputs.map(\.master))
-    let masters = (job.source.masters + job.source.darkMasters).filter {
+    let masters = job.source.allMasters.filter {
       decoded.contains($0.path)
     }
     return masters.reduce(0) { $0 + $1.pixelSize.width * $1.pixelSize.height }
@@ -88,7 +88,7 @@ extension BuildEngine {
   ) -> JobOutcome {
     var outcome = JobOutcome()
     let work = job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
-    let result = renderer.render(work, masters: job.source.masters + job.source.darkMasters)
+    let result = renderer.render(work, masters: job.source.allMasters)
     outcome.problems = result.problems
     let byPath = Dictionary(
       result.files.map { ($0.output.path, $0) }, uniquingKeysWith: { a, _ in a })

@@ -22,4 +22,9 @@ public struct PlannedOutput: Hashable, Sendable, Codable {
   public var path: String
   /// The resampling factor from the master, when it enlarges (> 1).
   public var upscale: Double?
+  /// An app icon's tinted appearance: made greyscale (the system applies the tint).
+  public var isTinted = false
+  /// Flattened onto the recipe's background whatever the format (iOS app icons, which the
+  /// App Store takes only without alpha).
+  public var isOpaque = false
 }

@@ -76,7 +76,7 @@ struct Planner: Sendable {
   /// recipes, no focus).
   func rule(for source: AssetSource, globs: [(Glob, Rule)]) -> Rule? {
     for (glob, rule) in globs
-    where (source.masters + source.darkMasters).contains(where: { glob.matches($0.path) }) {
+    where source.allMasters.contains(where: { glob.matches($0.path) }) {
       return rule
     }
     return nil
@@ -98,6 +98,7 @@ struct Planner: Sendable {
   func imageSet(source: AssetSource, recipe: Recipe, name: String, focus: FocusPoint? = nil)
     -> PlannedImageSet
   {
+    if recipe.kind == .appicon { return appIconSet(source: source, recipe: recipe, name: name) }
     let folder = (source.group + [name + ".imageset"]).joined(separator: "/")
     var outputs: [PlannedOutput] = []
     var skipped: [String] = []
@@ -127,11 +128,26 @@ struct Planner: Sendable {
         }
       }
     }
+    for master in source.tintedMasters {
+      warnings.append(
+        "\(master.path): only app icons (kind: appicon) have a tinted appearance; not used")
+    }
     var set = PlannedImageSet(
       recipe: recipe, name: name, folder: folder, outputs: outputs, skipped: skipped,
       warnings: warnings, focus: recipe.kind.crops ? focus : nil, contents: "", key: "")
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
     return set
+  }
+}
+
+extension Planner {
+  /// `source`'s app icon set (`Name.appiconset`), planned by ``AppIconPlanner``.
+  func appIconSet(source: AssetSource, recipe: Recipe, name: String) -> PlannedImageSet {
+    let folder = (source.group + [name + ".appiconset"]).joined(separator: "/")
+    let icons = AppIconPlanner(recipe: recipe, asset: source.name, folder: folder).plan(source)
+    return PlannedImageSet(
+      recipe: recipe, name: name, folder: folder, outputs: icons.outputs, skipped: [],
+      warnings: icons.warnings, focus: nil, contents: icons.contents, key: "")
   }
 }
 

@@ -42,6 +42,10 @@ public struct Recipe: Hashable, Sendable, Codable {
   /// `variants` of a vector master: ship the SVG/PDF itself as a single-scale image
   /// (with `preserves-vector-representation`) instead of rendering each scale.
   public var keepVector: Bool
+  /// `appicon`: the single universal iOS icon or every per-size slot.
+  public var iconLayout: IconLayout
+  /// `appicon`: the platforms whose slots the icon set fills, sorted.
+  public var iconPlatforms: [IconPlatform]
 
   /// The defaults of a built-in kind, which reproduce the reference apps: every field
   /// takes its kind's default from ``RecipeParameter/all``.
@@ -76,6 +80,8 @@ public struct Recipe: Hashable, Sendable, Codable {
     compressionType = nil
     preservesVectorRepresentation = false
     keepVector = false
+    iconLayout = .single
+    iconPlatforms = []
   }
 
   /// Whether every output of this recipe carries alpha regardless of the master.

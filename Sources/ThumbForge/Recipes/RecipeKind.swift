@@ -10,12 +10,18 @@ public enum RecipeKind: String, Sendable, Codable, CaseIterable, Hashable {
   case flag
   /// A grid tile: `fill` to a square.
   case tile
+  /// An app icon set (`.appiconset`) from one square master: Xcode 15+'s single 1024×1024
+  /// iOS icon with dark and tinted appearances, or every per-size slot (see ``IconLayout``).
+  case appicon
 
   /// Whether the recipe crops the resized master to its box.
   public var crops: Bool {
     switch self {
-    case .fill, .flag, .tile: true
+    case .fill, .flag, .tile, .appicon: true
     case .variants, .fit: false
     }
   }
+
+  /// Whether the recipe writes an `.imageset` (every kind but ``appicon``).
+  public var makesImageSet: Bool { self != .appicon }
 }

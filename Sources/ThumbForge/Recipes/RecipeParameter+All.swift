@@ -13,10 +13,11 @@ extension RecipeParameter {
       case .fill: PointSize(width: 400, height: 200)
       case .flag: PointSize(width: 40, height: 25)
       case .tile: PointSize(width: 300, height: 300)
+      case .appicon: PointSize(width: 0, height: 0)
       }
     },
     RecipeParameter(
-      "scales", \.scales, .scales, topLevel: every, effect: .pixels,
+      "scales", \.scales, .scales, kinds: imageSets, topLevel: imageSets, effect: .pixels,
       "The display scales to write."
     ) { _ in [2, 3] },
     RecipeParameter(
@@ -29,7 +30,7 @@ extension RecipeParameter {
     ) { _ in false },
     RecipeParameter(
       "background", \.background, .color, effect: .pixels,
-      "The padding colour, and the colour alpha is flattened onto for formats without alpha."
+      "The padding colour, and the colour alpha is flattened onto for formats without alpha (and for iOS app icons, which the App Store takes only opaque)."
     ) { _ in .white },
     RecipeParameter(
       "radius", \.cornerRadius, .points, kinds: boxed, effect: .pixels,
@@ -65,35 +66,46 @@ extension RecipeParameter {
       "Ship a vector master (SVG, PDF) itself as a single-scale image instead of rendering each scale."
     ) { _ in false },
     RecipeParameter(
-      "format", \.format, .choice(OutputFormat.self), topLevel: every.subtracting([.flag]),
-      effect: .pixels,
+      "format", \.format, .choice(OutputFormat.self), kinds: imageSets,
+      topLevel: imageSets.subtracting([.flag]), effect: .pixels,
       "`auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, otherwise JPEG. Flags need alpha."
     ) { kind in kind == .flag ? .png : .auto },
     RecipeParameter(
-      "quality", \.quality, .integer(1...100), topLevel: every, effect: .encoding,
+      "quality", \.quality, .integer(1...100), kinds: imageSets, topLevel: imageSets,
+      effect: .encoding,
       "Lossy quality."
     ) { _ in 82 },
     RecipeParameter(
-      "optimize-coding", \.optimizeCoding, .bool, topLevel: every, effect: .encoding,
+      "optimize-coding", \.optimizeCoding, .bool, kinds: imageSets, topLevel: imageSets,
+      effect: .encoding,
       "JPEG: optimal Huffman tables (about 10 % smaller, about twice the encoding time)."
     ) { _ in true },
     RecipeParameter(
-      "keep-metadata", \.keepMetadata, .bool, effect: .encoding,
+      "keep-metadata", \.keepMetadata, .bool, kinds: imageSets, effect: .encoding,
       "Keep EXIF and ICC metadata instead of stripping it."
     ) { _ in false },
     RecipeParameter(
       "template-rendering-intent", \.templateRenderingIntent,
-      .optionalChoice(["original", "template"]), effect: .contents,
+      .optionalChoice(["original", "template"]), kinds: imageSets, effect: .contents,
       "Xcode's Render As: `original` or `template` (unset: Default)."
     ) { _ in nil },
     RecipeParameter(
-      "compression-type", \.compressionType, .optionalText, effect: .contents,
+      "compression-type", \.compressionType, .optionalText, kinds: imageSets, effect: .contents,
       "Xcode's compression of each slot, e.g. `lossless`, `lossy`, `gpu-optimized-best` (unset: inherited)."
     ) { _ in nil },
     RecipeParameter(
       "preserves-vector-representation", \.preservesVectorRepresentation, .bool,
-      effect: .contents,
+      kinds: imageSets, effect: .contents,
       "Xcode's Preserve Vector Data (always on for a kept vector master)."
     ) { _ in false },
+    RecipeParameter(
+      "icon-layout", \.iconLayout, .choice(IconLayout.self), kinds: [.appicon], effect: .pixels,
+      "iOS slots of an app icon set: Xcode 15+'s one 1024×1024 icon with dark and tinted appearances (`single`), or every iPhone, iPad and App Store size (`per-size`, Xcode 13 and earlier)."
+    ) { _ in .single },
+    RecipeParameter(
+      "icon-platforms", \.iconPlatforms, .choices(IconPlatform.self), kinds: [.appicon],
+      effect: .pixels,
+      "The platforms whose slots an app icon set fills: `ios` (opaque) and `macos` (16–512 pt at 1x and 2x, alpha kept)."
+    ) { _ in [.ios] },
   ]
 }

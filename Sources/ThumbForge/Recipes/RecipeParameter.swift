@@ -80,4 +80,6 @@ extension RecipeParameter {
   static let cropping: Set<RecipeKind> = [.fill, .flag, .tile]
   /// Every kind.
   static let every = Set(RecipeKind.allCases)
+  /// The kinds that write an `.imageset` (all but `appicon`).
+  static let imageSets = every.filter(\.makesImageSet)
 }

@@ -216,8 +216,8 @@ struct Renderer: Sendable {
   ) throws(VipsError) -> RenderedFile {
     var image = resized
     switch recipe.kind {
-    case .variants:
-      break
+    case .variants, .appicon:
+      break  // an app icon's crop is made with its resize
     case .fit:
       if recipe.pad
         && (image.width != output.pixelSize.width || image.height != output.pixelSize.height)
@@ -246,7 +246,10 @@ struct Renderer: Sendable {
     {
       image = try FlagShape(recipe: recipe, scale: output.scale).apply(to: image)
     }
-    if image.hasAlpha && !output.format.supportsAlpha {
+    if output.isTinted {
+      image = try image.colourspace(.bw)
+    }
+    if image.hasAlpha && (!output.format.supportsAlpha || output.isOpaque) {
       let color = recipe.background
       image = try image.flattened(background: [
         Double(color.red), Double(color.green), Double(color.blue),

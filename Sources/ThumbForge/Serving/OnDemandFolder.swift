@@ -149,6 +149,9 @@ public struct OnDemandFolder: Sendable {
     switch request {
     case .named(let name):
       guard let recipe = config.recipes[name] else { throw .unknownRecipe(name) }
+      guard recipe.kind.makesImageSet else {
+        throw .noSuchOutput("'\(name)' makes an app icon set, which is in the catalog, not served")
+      }
       return recipe
     case .adHoc(let kind, let width, let height):
       guard config.serve.adHoc else {
@@ -191,7 +194,7 @@ public struct OnDemandFolder: Sendable {
     let renderer = Renderer(
       folder: workspace.folder, failOn: config.failOn, limitInputPixels: config.limitInputPixels)
     let work = request.job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
-    let masters = request.job.source.masters + request.job.source.darkMasters
+    let masters = request.job.source.allMasters
     let files: [RenderedFile]
     if !request.isCatalogJob, let master = Self.singleRasterMaster(of: work, masters) {
       do {

@@ -41,6 +41,8 @@ struct ConfigChangePropertyTests {
     "template-rendering-intent": (["variants", "flag"], ["template", "original"]),
     "compression-type": (["variants", "tile"], ["lossless", "gpu-optimized-best"]),
     "preserves-vector-representation": (["variants", "fit"], ["true", "false"]),
+    "icon-layout": (["appicon", "appicon"], ["per-size", "single"]),
+    "icon-platforms": (["appicon", "appicon"], ["[ios, macos]", "[macos]"]),
   ]
 
   /// Top-level settings that change what is planned or written.
@@ -63,10 +65,13 @@ struct ConfigChangePropertyTests {
   ]
 
   static func config(with change: Change?) -> String {
-    var lines = ["rules:", "  - match: \"**\"", "    recipes: [variants, fit, fill, flag, tile]"]
+    var lines = [
+      "rules:", "  - match: \"Icon-night*\"", "    recipes: [appicon]", "  - match: \"**\"",
+      "    recipes: [variants, fit, fill, flag, tile]",
+    ]
     if let change, change.recipe == nil { lines.insert(change.yaml, at: 0) }
     lines.append("recipes:")
-    for name in ["variants", "fit", "fill", "flag", "tile"] {
+    for name in ["variants", "fit", "fill", "flag", "tile", "appicon"] {
       var items = [baseRecipes[name]].compactMap { $0 }
       if let change, change.recipe == name {
         let key = change.yaml.prefix { $0 != ":" }
@@ -115,7 +120,7 @@ struct ConfigChangePropertyTests {
   }
 
   /// A photo (only a 2x master), a vector master, a per-scale PNG icon with alpha and a dark
-  /// appearance, and a photo in a group.
+  /// appearance, and a square picture made an app icon.
   static func writeMasters(into assets: URL) throws {
     try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
     let photo = try Fixtures.gradient(width: 360, height: 240)

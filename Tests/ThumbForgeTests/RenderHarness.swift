@@ -47,7 +47,7 @@ struct RenderHarness {
     var problems = plan.problems
     for job in plan.jobs {
       let work = job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
-      let result = renderer.render(work, masters: job.source.masters + job.source.darkMasters)
+      let result = renderer.render(work, masters: job.source.allMasters)
       problems += result.problems
       for file in result.files {
         images[file.output.path] = try VipsImage.load(bytes: file.bytes)

@@ -85,7 +85,8 @@ extension Setting {
       "`Name~dark@2x.png` is the dark appearance of `Name`."),
     Setting(
       "naming", type: "`variants:`, `recipe:` templates with `{asset}` (and `{recipe}`)",
-      default: "`{asset}`, `{asset}-{recipe}`", "Imageset names of variants and of other recipes."
+      default: "`{asset}`, `{asset}-{recipe}`",
+      "Imageset names of variants (and app icon sets) and of other recipes."
     ) { node, config throws(ConfigError) in
       for (name, value) in try node.mapping(allowed: ["variants", "recipe"]) {
         let template = try ConfigValue<String>.text.read(value)

@@ -192,6 +192,24 @@ struct ServerBehaviourTests {
     )
   }
 
+  @Test("an app icon recipe is not served: its icons are in the catalog")
+  func appIconNotServed() throws {
+    let harness = try ServerHarness()
+    defer { harness.remove() }
+    let folder = try OnDemandFolder.load(BuildOptions(folder: harness.folder))
+    let asset = try #require(folder.assets.first)
+    #expect(throws: OnDemandError.self) {
+      try folder.request(asset: asset, recipe: .named("appicon"), scale: 2, format: .png)
+    }
+    do {
+      _ = try folder.request(asset: asset, recipe: .named("appicon"), scale: 2, format: .png)
+    } catch {
+      #expect(error.status == 404)
+      #expect(
+        error.message == "'appicon' makes an app icon set, which is in the catalog, not served")
+    }
+  }
+
   @Test("outputs outside the plan: the same bytes whether the master was already decoded")
   func decodedMastersDoNotChangeBytes() async throws {
     let harness = try ServerHarness(config: ServerHarness.config + "  ad-hoc: true\n")

@@ -27,6 +27,9 @@ struct LintCommandTests {
           - match: "Nope/**"
         recipes:
           big: { kind: fit, size: [900, 900] }
+        assets:
+          Photos/Lake: { focus: [0.2, 0.5] }
+          Photos/Pond: { focus: [0.2, 0.5] }
 
         """)
     try box.makeStandardAssets()
@@ -37,11 +40,13 @@ struct LintCommandTests {
       "warning: thumbforge.yml: rule 2 (match: \"Flags/**\") matches only masters that an earlier rule takes",
       "warning: thumbforge.yml: rule 3 (match: \"Nope/**\") matches no master",
       "warning: thumbforge.yml: recipe 'big' is defined but no rule uses it",
+      "warning: thumbforge.yml: assets: 'Photos/Pond' names no asset of the folder",
       "note: CREDITS.md: not a master",
-      "3 warnings; 1 file is not a master",
+      "4 warnings; 1 file is not a master",
     ] {
       #expect(warned.stdout.contains(line), "\(line)\n\(warned)")
     }
+    #expect(!warned.stdout.contains("Photos/Lake'"), "an existing asset is no warning")
     try box.write(
       "recipes:\n  big: { kind: fit, size: [900, 900], pad: maybe }\n", to: "thumbforge.yml")
     let broken = try await CLI.run(["lint", box.assets.path], in: box.root)

@@ -33,6 +33,26 @@ struct ConfigTests {
     }
   }
 
+  @Test("assets: an asset's own focus; unknown keys and bad points are errors with their line")
+  func assetFocus() throws {
+    let config = try ConfigLoader.parse(
+      "assets:\n  Resorts/Aspen: { focus: [0.75, 0.25] }\n  Logo:\n    focus: [0, 1]\n",
+      file: "t.yml")
+    #expect(config.assetFocus["Resorts/Aspen"] == FocusPoint(x: 0.75, y: 0.25))
+    #expect(config.assetFocus["Logo"] == FocusPoint(x: 0, y: 1))
+    for (bad, message) in [
+      ("assets:\n  Logo: { focus: [2, 0] }\n", "t.yml:2: assets.Logo.focus: expected [x, y]"),
+      ("assets:\n  Logo: { gravity: north }\n", "t.yml:2: assets.Logo"),
+      ("assets: [Logo]\n", "t.yml:1: assets"),
+    ] {
+      #expect {
+        try ConfigLoader.parse(bad, file: "t.yml")
+      } throws: { error in
+        "\(error)".contains(message)
+      }
+    }
+  }
+
   @Test("optimize-coding is on by default, off at the top level or per recipe")
   func optimizeCoding() throws {
     let defaults = try ConfigLoader.parse("", file: "thumbforge.yml")

@@ -141,7 +141,9 @@ struct RecipeRenderTests {
     #expect(padding[0] > 200 && padding[1] < 50)
   }
 
-  @Test("focus: a rule's focal point moves fill and tile crops to keep a marked spot inside")
+  @Test(
+    "focus: a rule's focal point, or an asset's own (which wins), moves fill and tile crops to keep a marked spot inside"
+  )
   func focusPoint() throws {
     // A grey 600×200 master with a red 20×20 mark near its right edge, at (0.9, 0.5).
     let red = try VipsImage.solid(width: 20, height: 20, color: [255, 0, 0])
@@ -157,13 +159,19 @@ struct RecipeRenderTests {
       }
       return count
     }
-    for focus in [nil, "[0.9, 0.5]"] {
+    // The rule's focus alone; then a rule pointing away from the mark, overridden by the
+    // asset's own focus.
+    let cases: [(rule: String?, asset: String?)] = [
+      (nil, nil), ("[0.9, 0.5]", nil), ("[0.1, 0.5]", "[0.9, 0.5]"),
+    ]
+    for (focus, assetFocus) in cases {
       let harness = try RenderHarness(
         config: """
           rules: [{ match: "**", recipes: [fill, tile]\(focus.map { ", focus: \($0)" } ?? "") }]
           recipes:
             fill: { size: [50, 50], scales: [2] }
             tile: { size: [100, 100], scales: [2] }
+          \(assetFocus.map { "assets: { Mark: { focus: \($0) } }" } ?? "")
 
           """)
       defer { harness.remove() }

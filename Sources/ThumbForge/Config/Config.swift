@@ -17,6 +17,9 @@ public struct Config: Sendable, Equatable {
   public var rules: [Rule] = []
   /// Recipes by name: the built-ins plus presets from the file.
   public var recipes: [String: Recipe] = Config.builtinRecipes()
+  /// Per-asset focal points (`assets: { Group/Name: { focus: [x, y] } }`), by qualified
+  /// asset name; each overrides the focus of the rule that matches the asset.
+  public var assetFocus: [String: FocusPoint] = [:]
   /// Recipes for files no rule matches.
   public var defaultRecipes: [String] = ["variants"]
   /// Parallel jobs (0 picks a value for the machine).

@@ -4,8 +4,8 @@ internal import Foundation
 /// rendering anything (SwiftGen's `config lint`): the file must load (every error is one line
 /// naming the file, line and key), and what loads but is likely a mistake is a warning — a
 /// rule that matches no master, a rule whose masters an earlier rule already takes (rules are
-/// tried in order, the first match wins), a recipe defined but used by no rule, and files
-/// that are not masters.
+/// tried in order, the first match wins), a recipe defined but used by no rule, an `assets:`
+/// entry naming no asset, and files that are not masters.
 public enum ConfigLint {
   /// What lint found (the configuration loaded).
   public struct Report: Sendable, Codable {
@@ -30,11 +30,14 @@ public enum ConfigLint {
     let file = workspace.configFile?.lastPathComponent ?? "configuration"
     let scan = FolderScanner.scan(folder: workspace.folder, skipping: workspace.skippedPaths)
     var masters: [String] = []
+    var assets = Set<String>()
     for scanned in scan.files {
       let path = scanned.relativePath
       let name = (path as NSString).lastPathComponent
-      if MasterName(fileName: name, darkSuffix: config.darkSuffix) != nil {
+      if let master = MasterName(fileName: name, darkSuffix: config.darkSuffix) {
         masters.append(path)
+        let folder = (path as NSString).deletingLastPathComponent
+        assets.insert(folder.isEmpty ? master.asset : folder + "/" + master.asset)
       } else {
         report.notes.append(Problem(path: path, reason: MasterName.whyNot(fileName: name)))
       }
@@ -42,6 +45,9 @@ public enum ConfigLint {
     report.masters = masters.count
     report.warnings = scan.problems.map(\.description)
     report.warnings += ruleWarnings(config.rules, masters: masters, file: file)
+    for asset in config.assetFocus.keys.sorted() where !assets.contains(asset) {
+      report.warnings.append("\(file): assets: '\(asset)' names no asset of the folder")
+    }
     let used = Set(config.rules.flatMap(\.recipes) + config.defaultRecipes)
     let defined = config.recipes.keys.filter { Config.builtinRecipes()[$0] != config.recipes[$0] }
     report.recipes = config.recipes.count

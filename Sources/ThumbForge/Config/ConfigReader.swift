@@ -56,7 +56,7 @@ struct ConfigReader {
       var focus: FocusPoint?
       for (key, value) in try item.mapping(allowed: ["match", "recipes", "focus"]) {
         if key == "focus" {
-          focus = try focusPoint(value)
+          focus = try ConfigValue.focus.read(value)
         } else if key == "match" {
           let pattern = try nonEmpty(value)
           do { _ = try Glob(pattern) } catch { throw value.error(error.message) }
@@ -69,19 +69,6 @@ struct ConfigReader {
       rules.append(Rule(match: match, recipes: recipes ?? ["variants"], focus: focus))
     }
     return rules
-  }
-
-  /// `focus: [x, y]`: two fractions of the master's width and height, 0…1.
-  private func focusPoint(_ node: ConfigNode) throws(ConfigError) -> FocusPoint {
-    let message = "expected [x, y], each a fraction of the master from 0 to 1"
-    guard let items = try? node.sequence() else { throw node.error(message) }
-    var values: [Double] = []
-    for item in items {
-      guard let value = try? item.double(), value <= 1 else { throw node.error(message) }
-      values.append(value)
-    }
-    guard values.count == 2 else { throw node.error(message) }
-    return FocusPoint(x: values[0], y: values[1])
   }
 
   private func recipeNames(_ node: ConfigNode, known: [String: Recipe]) throws(ConfigError)

@@ -205,3 +205,23 @@ extension ConfigValue {
     ) { "[\($0.map(\.rawValue).joined(separator: ", "))]" }
   }
 }
+
+extension ConfigValue where Value == FocusPoint {
+  /// `focus: [x, y]`: two fractions of the master's width and height, 0…1.
+  static var focus: Self {
+    Self(
+      summary: "`[x, y]`, fractions 0–1",
+      read: { node throws(ConfigError) in
+        let message = "expected [x, y], each a fraction of the master from 0 to 1"
+        guard let items = try? node.sequence() else { throw node.error(message) }
+        var values: [Double] = []
+        for item in items {
+          guard let value = try? item.double(), value <= 1 else { throw node.error(message) }
+          values.append(value)
+        }
+        guard values.count == 2 else { throw node.error(message) }
+        return FocusPoint(x: values[0], y: values[1])
+      }
+    ) { "[\(ConfigValue<Double>.number($0.x)), \(ConfigValue<Double>.number($0.y))]" }
+  }
+}

@@ -106,6 +106,16 @@ extension Setting {
       "The first rule whose glob (`*`, `**`, `?`, `{a,b}`) matches a master picks its recipes; its optional `focus` (fractions of the master, 0–1, from the top left) is where the crops of `fill`, `flag` and `tile` are centred, as far as the master allows (instead of `gravity`; recorded in the manifest)."
     ),
     Setting(
+      "assets", type: "mapping of asset (`Group/Name`) to `{focus: [X, Y]}`", default: "none",
+      "Per-asset overrides: an asset's `focus` places its crops as a rule's `focus` does, and wins over the focus of the rule that matches it."
+    ) { node, config throws(ConfigError) in
+      for (asset, value) in try node.mapping() {
+        for (_, focus) in try value.mapping(allowed: ["focus"]) {
+          config.assetFocus[asset] = try ConfigValue.focus.read(focus)
+        }
+      }
+    },
+    Setting(
       "recipes", type: "mapping of name to recipe keys", default: "the built-ins",
       "Presets (a new name needs `kind`) and changes to the built-in recipes."),
     Setting(

@@ -50,7 +50,7 @@ struct Planner: Sendable {
               reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
           continue
         }
-        sets.append((recipe, setName, rule?.focus))
+        sets.append((recipe, setName, config.assetFocus[source.qualifiedName] ?? rule?.focus))
       }
       if !sets.isEmpty { chosen.append(ChosenSets(source: source, sets: sets)) }
     }
@@ -82,9 +82,10 @@ struct Planner: Sendable {
     return nil
   }
 
-  /// The focus point the rules give `source` (for plans made one imageset at a time).
+  /// The focus point of `source`: its own from `assets:`, else its rule's (for plans made
+  /// one imageset at a time).
   func focus(for source: AssetSource) -> FocusPoint? {
-    rule(for: source, globs: ruleGlobs)?.focus
+    config.assetFocus[source.qualifiedName] ?? rule(for: source, globs: ruleGlobs)?.focus
   }
 
   /// What every imageset's key includes besides the imageset itself: the tool and libvips

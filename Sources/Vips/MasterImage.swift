@@ -32,11 +32,14 @@ public struct MasterImage: Sendable {
   /// a larger one is refused after reading only its header, here and again by the direct
   /// JPEG decoder (which does not rely on this check).
   ///
+  /// `profile` is the colour space ``image`` is converted to: sRGB, or Display P3 for the
+  /// wide-gamut files of a master whose profile reaches beyond sRGB.
+  ///
   /// - Throws: ``VipsError`` naming the file when it is missing, not a known image, or over
   ///   `limitInputPixels`.
   public init(
     path: String, resizes: [ResizeRequest], failOn: FailOn = .warning,
-    limitInputPixels: Int = JPEGFile.defaultLimitInputPixels
+    limitInputPixels: Int = JPEGFile.defaultLimitInputPixels, profile: RGBProfile = .sRGB
   ) throws(VipsError) {
     let needed = resizes.reduce((width: 1, height: 1)) {
       (width: max($0.width, $1.width), height: max($0.height, $1.height))
@@ -66,7 +69,7 @@ public struct MasterImage: Sendable {
     }
     // Rotations and flips read out of order, which a sequential load cannot do: decode first.
     let upright = try (loaded.orientation == 1 ? loaded : loaded.copiedToMemory()).autoRotated()
-    image = try upright.toSRGB8()
+    image = try upright.toRGB8(profile)
     self.shrink = shrink
     let file = JPEGFile(
       path: path, shrink: shrink, failOn: failOn, limitInputPixels: limitInputPixels)

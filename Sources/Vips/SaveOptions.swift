@@ -9,6 +9,9 @@ public struct SaveOptions: Sendable, Equatable, Hashable {
   public var interlace: Bool
   /// Drop EXIF, XMP, ICC and other metadata.
   public var stripMetadata: Bool
+  /// With ``stripMetadata``: keep the image's ICC profile all the same (a Display P3 output
+  /// must carry its profile, or it is shown as sRGB).
+  public var keepProfile: Bool
   /// Lossless WebP.
   public var lossless: Bool
   /// JPEG: compute optimal Huffman tables (about 10 % smaller files, about twice the
@@ -21,8 +24,9 @@ public struct SaveOptions: Sendable, Equatable, Hashable {
   public init(
     quality: Int = 82, compression: Int = 6, interlace: Bool = false,
     stripMetadata: Bool = true, lossless: Bool = false, optimizeCoding: Bool = true,
-    restartInterval: Int = 0
+    restartInterval: Int = 0, keepProfile: Bool = false
   ) {
+    self.keepProfile = keepProfile
     self.quality = quality
     self.compression = compression
     self.interlace = interlace

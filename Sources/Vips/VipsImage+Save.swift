@@ -20,7 +20,7 @@ extension VipsImage {
         context: name, message: "\(format.rawValue) output is not supported by this libvips build")
     }
     var arguments = saverArguments(name, format, options)
-    arguments.pairs.insert(("in", .image(self)), at: 0)
+    arguments.pairs.insert(("in", .image(try savedImage(options))), at: 0)
     return try VipsOperation.bytes(name, arguments)
   }
 
@@ -42,7 +42,7 @@ extension VipsImage {
     let name = format.saverName
     var arguments = saverArguments(name, format, options)
     arguments.pairs.insert(("filename", .string(path)), at: 0)
-    arguments.pairs.insert(("in", .image(self)), at: 0)
+    arguments.pairs.insert(("in", .image(try savedImage(options))), at: 0)
     do {
       try VipsOperation.run(name, arguments)
     } catch {
@@ -56,7 +56,8 @@ extension VipsImage {
   private func jpegDirectly(_ options: SaveOptions) throws(VipsError) -> [UInt8]? {
     let plain =
       (bands == 3 && interpretation == .srgb) || (bands == 1 && interpretation == .bw)
-    guard options.stripMetadata, options.restartInterval == 0, plain, self.format == .uchar,
+    guard options.stripMetadata, !keepsProfile(options), options.restartInterval == 0, plain,
+      self.format == .uchar,
       cvips_image_is_memory(pointer) != 0
     else { return nil }
     var out: UnsafeMutablePointer<UInt8>?
@@ -80,10 +81,13 @@ extension VipsImage {
   {
     var arguments: VipsArguments = [:]
     if options.stripMetadata {
-      // libvips 8.15 replaced `strip` with `keep`; use whichever this build has.
+      // libvips 8.15 replaced `strip` with `keep`; use whichever this build has. Without
+      // `keep`, the profile is kept by not stripping an image that has nothing else (see
+      // ``savedImage(_:)``).
+      let profile = keepsProfile(options)
       if VipsOperation.has(name, argument: "keep") {
-        arguments.append("keep", .string("none"))
-      } else {
+        arguments.append("keep", .string(profile ? "icc" : "none"))
+      } else if !profile {
         arguments.append("strip", .bool(true))
       }
     }
@@ -105,5 +109,16 @@ extension VipsImage {
       arguments.append("Q", .int(options.quality))
     }
     return arguments
+  }
+
+  /// Whether saving with `options` writes this image's ICC profile and nothing else.
+  private func keepsProfile(_ options: SaveOptions) -> Bool {
+    options.stripMetadata && options.keepProfile && hasICCProfile
+  }
+
+  /// The image a saver is given: itself, or a copy with no metadata but its profile when
+  /// only the profile is to be kept.
+  private func savedImage(_ options: SaveOptions) throws(VipsError) -> VipsImage {
+    keepsProfile(options) ? try keepingOnlyProfile() : self
   }
 }

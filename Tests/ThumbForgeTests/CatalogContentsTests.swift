@@ -106,6 +106,130 @@ struct CatalogContentsTests {
         """)
   }
 
+  /// Xcode's Gamut "sRGB and Display P3" with the "Any, Dark" appearances: per scale, the
+  /// sRGB slots (any, dark) and then the display-P3 ones, every slot with its `display-gamut`.
+  @Test func displayP3SlotsFollowTheSRGBOnesOfEachScale() {
+    let entry = ImageSetEntry(
+      name: "Aspen", files: [2: "Aspen@2x.jpg", 3: "Aspen@3x.jpg"],
+      darkFiles: [3: "Aspen~dark@3x.jpg"],
+      displayP3Files: [2: "Aspen~P3@2x.jpg", 3: "Aspen~P3@3x.jpg"],
+      displayP3DarkFiles: [3: "Aspen~dark~P3@3x.jpg"])
+    #expect(
+      CatalogContents.imageSet(entry) == """
+        {
+          "images" : [
+            {
+              "display-gamut" : "sRGB",
+              "idiom" : "universal",
+              "scale" : "1x"
+            },
+            {
+              "appearances" : [
+                {
+                  "appearance" : "luminosity",
+                  "value" : "dark"
+                }
+              ],
+              "display-gamut" : "sRGB",
+              "idiom" : "universal",
+              "scale" : "1x"
+            },
+            {
+              "display-gamut" : "display-P3",
+              "idiom" : "universal",
+              "scale" : "1x"
+            },
+            {
+              "appearances" : [
+                {
+                  "appearance" : "luminosity",
+                  "value" : "dark"
+                }
+              ],
+              "display-gamut" : "display-P3",
+              "idiom" : "universal",
+              "scale" : "1x"
+            },
+            {
+              "display-gamut" : "sRGB",
+              "filename" : "Aspen@2x.jpg",
+              "idiom" : "universal",
+              "scale" : "2x"
+            },
+            {
+              "appearances" : [
+                {
+                  "appearance" : "luminosity",
+                  "value" : "dark"
+                }
+              ],
+              "display-gamut" : "sRGB",
+              "idiom" : "universal",
+              "scale" : "2x"
+            },
+            {
+              "display-gamut" : "display-P3",
+              "filename" : "Aspen~P3@2x.jpg",
+              "idiom" : "universal",
+              "scale" : "2x"
+            },
+            {
+              "appearances" : [
+                {
+                  "appearance" : "luminosity",
+                  "value" : "dark"
+                }
+              ],
+              "display-gamut" : "display-P3",
+              "idiom" : "universal",
+              "scale" : "2x"
+            },
+            {
+              "display-gamut" : "sRGB",
+              "filename" : "Aspen@3x.jpg",
+              "idiom" : "universal",
+              "scale" : "3x"
+            },
+            {
+              "appearances" : [
+                {
+                  "appearance" : "luminosity",
+                  "value" : "dark"
+                }
+              ],
+              "display-gamut" : "sRGB",
+              "filename" : "Aspen~dark@3x.jpg",
+              "idiom" : "universal",
+              "scale" : "3x"
+            },
+            {
+              "display-gamut" : "display-P3",
+              "filename" : "Aspen~P3@3x.jpg",
+              "idiom" : "universal",
+              "scale" : "3x"
+            },
+            {
+              "appearances" : [
+                {
+                  "appearance" : "luminosity",
+                  "value" : "dark"
+                }
+              ],
+              "display-gamut" : "display-P3",
+              "filename" : "Aspen~dark~P3@3x.jpg",
+              "idiom" : "universal",
+              "scale" : "3x"
+            }
+          ],
+          "info" : {
+            "author" : "xcode",
+            "version" : 1
+          }
+        }
+
+        """)
+  }
+
   @Test func darkVariantsFollowEachScale() {
     let entry = ImageSetEntry(
       name: "Logo", files: [1: "Logo.png", 2: "Logo@2x.png"],
@@ -250,6 +374,8 @@ struct XcodeJSONTests {
       func file() -> String { names.randomElement(using: &random)! + ".png" }
       var files: [Int: String] = [:]
       var darkFiles: [Int: String] = [:]
+      var p3Files: [Int: String] = [:]
+      var p3DarkFiles: [Int: String] = [:]
       if Int.random(in: 0..<5, using: &random) == 0 {
         files[ImageSetEntry.singleScale] = file()
         if Bool.random(using: &random) { darkFiles[ImageSetEntry.singleScale] = file() }
@@ -258,9 +384,16 @@ struct XcodeJSONTests {
         for scale in [1, 2, 3] where Int.random(in: 0..<3, using: &random) == 0 {
           darkFiles[scale] = file()
         }
+        if Int.random(in: 0..<3, using: &random) == 0 {
+          for scale in [1, 2, 3] where Bool.random(using: &random) { p3Files[scale] = file() }
+          for scale in [1, 2, 3] where Int.random(in: 0..<3, using: &random) == 0 {
+            p3DarkFiles[scale] = file()
+          }
+        }
       }
       let entry = ImageSetEntry(
-        name: "set", files: files, darkFiles: darkFiles,
+        name: "set", files: files, darkFiles: darkFiles, displayP3Files: p3Files,
+        displayP3DarkFiles: p3DarkFiles,
         templateRenderingIntent: [nil, "original", "template"].randomElement(using: &random)!,
         preservesVectorRepresentation: Bool.random(using: &random),
         compressionType: [nil, "lossless", "gpu-optimized-best", names[2]].randomElement(
@@ -277,8 +410,9 @@ struct XcodeJSONTests {
   /// The imageset's `Contents.json` as an ``XcodeJSON`` tree, built the plain way (the writer's
   /// first form): the reference the direct writer is compared with.
   static func imageSetTree(_ entry: ImageSetEntry) -> XcodeJSON {
-    func slot(_ filename: String?, scale: Int?, dark: Bool) -> XcodeJSON {
+    func slot(_ filename: String?, scale: Int?, dark: Bool, gamut: String? = nil) -> XcodeJSON {
       var members: XcodeJSON.Object = ["idiom": "universal"]
+      if let gamut { members["display-gamut"] = .string(gamut) }
       if let scale { members["scale"] = .string("\(scale)x") }
       if let filename { members["filename"] = .string(filename) }
       if dark { members["appearances"] = CatalogContents.darkAppearances }
@@ -291,10 +425,22 @@ struct XcodeJSONTests {
         images.append(slot(dark, scale: nil, dark: true))
       }
     } else {
+      let wide = !entry.displayP3Files.isEmpty || !entry.displayP3DarkFiles.isEmpty
+      let hasDark = !entry.darkFiles.isEmpty || !entry.displayP3DarkFiles.isEmpty
       for scale in CatalogContents.scales {
-        images.append(slot(entry.files[scale], scale: scale, dark: false))
-        if !entry.darkFiles.isEmpty {
-          images.append(slot(entry.darkFiles[scale], scale: scale, dark: true))
+        images.append(
+          slot(entry.files[scale], scale: scale, dark: false, gamut: wide ? "sRGB" : nil))
+        if hasDark {
+          images.append(
+            slot(entry.darkFiles[scale], scale: scale, dark: true, gamut: wide ? "sRGB" : nil))
+        }
+        if wide {
+          images.append(
+            slot(entry.displayP3Files[scale], scale: scale, dark: false, gamut: "display-P3"))
+          if hasDark {
+            images.append(
+              slot(entry.displayP3DarkFiles[scale], scale: scale, dark: true, gamut: "display-P3"))
+          }
         }
       }
     }

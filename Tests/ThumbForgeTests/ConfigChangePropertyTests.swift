@@ -41,6 +41,7 @@ struct ConfigChangePropertyTests {
     "template-rendering-intent": (["variants", "flag"], ["template", "original"]),
     "compression-type": (["variants", "tile"], ["lossless", "gpu-optimized-best"]),
     "preserves-vector-representation": (["variants", "fit"], ["true", "false"]),
+    "display-gamut": (["variants", "fill"], ["[sRGB, display-P3]", "[sRGB]"]),
     "icon-layout": (["appicon", "appicon"], ["per-size", "single"]),
     "icon-platforms": (["appicon", "appicon"], ["[ios, macos]", "[macos]"]),
   ]
@@ -50,6 +51,7 @@ struct ConfigChangePropertyTests {
     "scales: [1, 2]", "format: png", "quality: 60", "kernel: linear", "optimize-coding: false",
     "master-scale: 2", "provides-namespace: true", "fail-on: none",
     "naming: { recipe: \"{recipe}-{asset}\" }", "dark-suffix: \"-night\"",
+    "display-gamut: [sRGB, display-P3]",
   ]
 
   static let changes: [Change] =
@@ -119,12 +121,14 @@ struct ConfigChangePropertyTests {
     #expect(again.exitCode == 0, "\(again.stale)")
   }
 
-  /// A photo (only a 2x master), a vector master, a per-scale PNG icon with alpha and a dark
-  /// appearance, and a square picture made an app icon.
+  /// A Display P3 photo (only a 2x master), a vector master, a per-scale PNG icon with alpha
+  /// and a dark appearance, and a square picture made an app icon.
   static func writeMasters(into assets: URL) throws {
     try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
-    let photo = try Fixtures.gradient(width: 360, height: 240)
-    try Fixtures.write(photo, as: .jpeg, named: "Photo@2x", in: assets)
+    let photo = try Fixtures.displayP3(Fixtures.gradient(width: 360, height: 240))
+    try Fixtures.write(
+      photo, as: .jpeg, named: "Photo@2x", in: assets,
+      options: SaveOptions(quality: 90, keepProfile: true))
     try FileManager.default.createDirectory(
       at: assets.appendingPathComponent("Flags"), withIntermediateDirectories: true)
     try Data(

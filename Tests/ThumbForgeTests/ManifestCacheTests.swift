@@ -28,6 +28,10 @@ struct ManifestCacheTests {
         ManifestOutput(
           path: "Flags/Côte d'Ivoire-flag.imageset/Côte d'Ivoire~dark@2x.png", scale: 2,
           appearance: "dark", width: 80, height: 50, bytes: 0, hash: "ff66", crop: nil),
+        ManifestOutput(
+          path: "Flags/Côte d'Ivoire-flag.imageset/Côte d'Ivoire~P3@2x.png", scale: 2,
+          appearance: nil, width: 80, height: 50, bytes: 9, hash: "ab77", crop: nil,
+          displayGamut: "display-P3"),
       ],
       warnings: ["@2x: enlarges\ta tab", "line\nfeed and back\\slash \\t"],
       skipped: ["@3x (dark): no master"], focus: FocusPoint(x: 0.1, y: 0.333_333_333_333_333_3))
@@ -101,10 +105,14 @@ struct ManifestCacheTests {
     }
     let text = String(decoding: bytes, as: UTF8.self)
     let damaged = [
-      text.replacingOccurrences(of: "thumbforge-manifest-cache 2", with: "thumbforge-cache 2"),
-      // 0.4.0's first format (no focus lines) is not read: its imagesets are read again.
+      text.replacingOccurrences(of: "thumbforge-manifest-cache 3", with: "thumbforge-cache 3"),
+      // 0.4.0's earlier formats (no focus lines; no gamut field) are not read: their imagesets
+      // are read again.
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 2", with: "thumbforge-manifest-cache 1"),
+        of: "thumbforge-manifest-cache 3", with: "thumbforge-manifest-cache 1"),
+      text.replacingOccurrences(
+        of: "thumbforge-manifest-cache 3", with: "thumbforge-manifest-cache 2"),
+      text.replacingOccurrences(of: "\t+display-P3", with: "\tdisplay-P3"),
       text.replacingOccurrences(of: "\nP\t0.1\t", with: "\nP\tx\t"),
       text.replacingOccurrences(of: "\nW\t@2x", with: "\nP\t0.5\t0.5\nW\t@2x"),
       text.replacingOccurrences(of: "\nE\t3\n", with: "\nE\t2\n"),

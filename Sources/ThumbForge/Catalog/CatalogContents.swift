@@ -35,7 +35,10 @@ enum CatalogContents {
   /// The `images` array always lists the universal 1x, 2x and 3x slots in that order, with a
   /// `filename` only where the entry has a file (scales other than 1, 2 and 3 are not slots and
   /// are left out). When the entry has dark files, each scale's slot is followed by its dark
-  /// slot, as Xcode does for the "Any, Dark" appearances. `properties` holds the compression
+  /// slot, as Xcode does for the "Any, Dark" appearances. When the entry has Display P3 files,
+  /// each scale lists its `sRGB` slots (any, then dark) and then its `display-P3` ones, each
+  /// with a `display-gamut`, as Xcode writes Gamut "sRGB and Display P3". `properties` holds
+  /// the compression
   /// type, `preserves-vector-representation` (only when `true`) and the template rendering
   /// intent, and is left out when none is set.
   ///
@@ -46,7 +49,14 @@ enum CatalogContents {
   static func imageSet(_ entry: ImageSetEntry) -> String {
     var text = "{\n  \"images\" : [\n"
     var first = true
-    func slot(_ filename: String?, scale: Int?, dark: Bool) {
+    let gamuts: [(name: String, files: [Int: String], dark: [Int: String])?] =
+      entry.displayP3Files.isEmpty && entry.displayP3DarkFiles.isEmpty
+      ? [nil]
+      : [
+        ("sRGB", entry.files, entry.darkFiles),
+        ("display-P3", entry.displayP3Files, entry.displayP3DarkFiles),
+      ]
+    func slot(_ filename: String?, scale: Int?, dark: Bool, gamut: String? = nil) {
       text += first ? "    {\n" : ",\n    {\n"
       first = false
       if dark {
@@ -60,6 +70,7 @@ enum CatalogContents {
 
           """
       }
+      if let gamut { text += "      \"display-gamut\" : \"\(gamut)\",\n" }
       if let filename { text += "      \"filename\" : \(XcodeJSON.quoted(filename)),\n" }
       text += "      \"idiom\" : \"universal\""
       if let scale { text += ",\n      \"scale\" : \"\(scale)x\"" }
@@ -72,9 +83,16 @@ enum CatalogContents {
         slot(dark, scale: nil, dark: true)
       }
     } else {
+      let hasDark = !entry.darkFiles.isEmpty || !entry.displayP3DarkFiles.isEmpty
       for scale in scales {
-        slot(entry.files[scale], scale: scale, dark: false)
-        if !entry.darkFiles.isEmpty { slot(entry.darkFiles[scale], scale: scale, dark: true) }
+        for gamut in gamuts {
+          let files = gamut?.files ?? entry.files
+          slot(files[scale], scale: scale, dark: false, gamut: gamut?.name)
+          if hasDark {
+            let dark = gamut?.dark ?? entry.darkFiles
+            slot(dark[scale], scale: scale, dark: true, gamut: gamut?.name)
+          }
+        }
       }
     }
     text += "\n  ],\n  \"info\" : {\n    \"author\" : \"xcode\",\n    \"version\" : 1\n  }"

@@ -32,7 +32,8 @@ struct CatalogWriter: Sendable {
           appearance: file.output.isDark ? "dark" : file.output.isTinted ? "tinted" : nil,
           width: file.output.pixelSize.width, height: file.output.pixelSize.height,
           bytes: file.bytes.count,
-          hash: file.hash, crop: file.output.crop)
+          hash: file.hash, crop: file.output.crop,
+          displayGamut: file.output.displayGamut == .sRGB ? nil : file.output.displayGamut.rawValue)
       }.sorted { $0.path < $1.path },
       warnings: set.warnings, skipped: set.skipped, focus: set.focus)
   }

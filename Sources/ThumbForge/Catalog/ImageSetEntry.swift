@@ -16,6 +16,11 @@ struct ImageSetEntry: Sendable, Equatable, Codable {
   var files: [Int: String]
   /// File names of the dark-appearance images by scale (Xcode's `luminosity` / `dark`).
   var darkFiles: [Int: String]
+  /// File names of the Display P3 images by scale, universal and dark; when either has a
+  /// file, every slot is written twice, for `sRGB` and `display-P3` (Xcode's Gamut "sRGB and
+  /// Display P3").
+  var displayP3Files: [Int: String]
+  var displayP3DarkFiles: [Int: String]
   /// `"original"` or `"template"`; `nil` lets the system decide (Xcode's "Default").
   var templateRenderingIntent: String?
   /// Whether a PDF or SVG image keeps its vector data at run time.
@@ -30,6 +35,8 @@ struct ImageSetEntry: Sendable, Equatable, Codable {
     name: String,
     files: [Int: String],
     darkFiles: [Int: String] = [:],
+    displayP3Files: [Int: String] = [:],
+    displayP3DarkFiles: [Int: String] = [:],
     templateRenderingIntent: String? = nil,
     preservesVectorRepresentation: Bool = false,
     compressionType: String? = nil
@@ -38,6 +45,8 @@ struct ImageSetEntry: Sendable, Equatable, Codable {
     self.name = name
     self.files = files
     self.darkFiles = darkFiles
+    self.displayP3Files = displayP3Files
+    self.displayP3DarkFiles = displayP3DarkFiles
     self.templateRenderingIntent = templateRenderingIntent
     self.preservesVectorRepresentation = preservesVectorRepresentation
     self.compressionType = compressionType

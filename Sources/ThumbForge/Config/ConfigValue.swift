@@ -225,3 +225,23 @@ extension ConfigValue where Value == FocusPoint {
     ) { "[\(ConfigValue<Double>.number($0.x)), \(ConfigValue<Double>.number($0.y))]" }
   }
 }
+
+extension ConfigValue where Value == [DisplayGamut] {
+  /// `display-gamut`: `[sRGB]` or `[sRGB, display-P3]`, as Xcode offers them (a P3 slot
+  /// without its sRGB one would leave every other display without the image).
+  static var displayGamuts: Self {
+    let list = ConfigValue.choices(DisplayGamut.self)
+    return Self(
+      summary: "`[sRGB]` \\| `[sRGB, display-P3]`",
+      read: { node throws(ConfigError) in
+        let gamuts = try list.read(node)
+        guard gamuts.contains(.sRGB) else {
+          throw node.error(
+            "list sRGB too: [sRGB, display-P3] (devices without a wide-gamut display use the sRGB files)"
+          )
+        }
+        return gamuts
+      }
+    ) { list.text($0) }
+  }
+}

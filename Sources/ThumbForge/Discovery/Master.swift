@@ -16,14 +16,18 @@ public struct Master: Hashable, Sendable, Codable {
   public var hasAlpha: Bool
   /// Whether the master can be copied as-is: 8-bit sRGB, upright, no ICC profile.
   public var isPlainSRGB: Bool
+  /// Whether the master's ICC profile reaches well beyond sRGB (Display P3, Adobe RGB,
+  /// ProPhoto …): only such masters get Display P3 files (`display-gamut`).
+  public var isWideGamut: Bool
   /// SHA-256 of the file's bytes.
   public var hash: String
 
   public init(
     path: String, scale: Int?, isVector: Bool, isDark: Bool, fileExtension: String,
     pixelSize: PixelSize, hasAlpha: Bool, isPlainSRGB: Bool, hash: String,
-    isTinted: Bool = false
+    isTinted: Bool = false, isWideGamut: Bool = false
   ) {
+    self.isWideGamut = isWideGamut
     self.path = path
     self.scale = scale
     self.isVector = isVector

@@ -4,6 +4,11 @@ internal import Vips
 /// Reads headers (no pixels) and hashes of masters, reusing earlier results for files whose
 /// size and modification time did not change.
 enum MasterProbe {
+  /// The colour error (ΔE 1976) clipping to sRGB must cause for a master to count as wide
+  /// gamut: sRGB profiles stay under 3 (rounding), Display P3 reaches 35 (see
+  /// ``Vips/VipsImage/gamutBeyondSRGB()``).
+  static let wideGamutThreshold = 10.0
+
   /// Probes one file; throws a ``Problem`` with a plain-words reason.
   static func probe(
     file: ScannedFile, folder: URL, limitInputPixels: Int, cached: ProbeResult?
@@ -38,7 +43,8 @@ enum MasterProbe {
       width: rotated ? image.height : image.width, height: rotated ? image.width : image.height,
       hasAlpha: image.hasAlpha,
       isPlainSRGB: image.interpretation == .srgb && image.format == .uchar
-        && image.orientation == 1 && !image.hasICCProfile)
+        && image.orientation == 1 && !image.hasICCProfile,
+      isWideGamut: image.gamutBeyondSRGB() > wideGamutThreshold)
     return check(result, file: file, limit: limitInputPixels)
   }
 

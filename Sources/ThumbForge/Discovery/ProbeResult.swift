@@ -9,4 +9,6 @@ struct ProbeResult: Hashable, Sendable, Codable {
   var height: Int
   var hasAlpha: Bool
   var isPlainSRGB: Bool
+  /// The embedded profile reaches beyond sRGB by more than ``MasterProbe/wideGamutThreshold``.
+  var isWideGamut = false
 }

@@ -69,7 +69,8 @@ enum SourceDiscovery {
             isVector: name.isVector, isDark: name.isDark, fileExtension: name.fileExtension,
             pixelSize: PixelSize(width: result.width, height: result.height),
             hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,
-            hash: result.hash, isTinted: name.isTinted))
+            hash: result.hash, isTinted: name.isTinted,
+            isWideGamut: result.isWideGamut && !name.isVector))
       case .failure(let problem):
         problems.append(problem)
         unusable.insert(file.relativePath)

@@ -65,7 +65,8 @@ public struct ManifestImageSet: Codable, Equatable, Sendable {
   public var outputs: [ManifestOutput]
   public var warnings: [String]
   public var skipped: [String]
-  /// The focus point its crops were placed around (`focus:` of the rule), if any.
+  /// The focus point its crops were placed around (the asset's `focus:` under `assets:`, or
+  /// its rule's), if any.
   public var focus: FocusPoint? = nil
 }
 
@@ -88,4 +89,6 @@ public struct ManifestOutput: Codable, Equatable, Sendable {
   public var hash: String
   /// For gravity crops: the kept rectangle in the resized master's pixels.
   public var crop: PixelRect?
+  /// `display-P3` for a Display P3 file (`display-gamut`); absent for sRGB.
+  public var displayGamut: String? = nil
 }

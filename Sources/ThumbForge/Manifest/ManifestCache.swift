@@ -11,7 +11,7 @@ internal import Foundation
 /// `P` (focus point), `W` (warning) and `K` (skipped) lines; `E` with the number of imagesets. Text fields
 /// escape backslash, tab and line feed.
 enum ManifestCache {
-  static let header = "thumbforge-manifest-cache 2"
+  static let header = "thumbforge-manifest-cache 3"
 
   /// The manifest recorded in the cache at `url`; nil when the cache is missing or damaged,
   /// or was written for a manifest file other than the one with `facts` (nil: none).
@@ -55,6 +55,7 @@ enum ManifestCache {
           [
             output.path, String(output.scale), String(output.width), String(output.height),
             String(output.bytes), output.hash, output.appearance.map { "+" + $0 } ?? "-", crop,
+            output.displayGamut.map { "+" + $0 } ?? "-",
           ])
       }
       if let focus = set.focus { out.line("P", [String(focus.x), String(focus.y)]) }

@@ -67,10 +67,10 @@ struct ManifestCacheReader {
   }
 
   private func output() -> ManifestOutput? {
-    guard fields == 9, let path = text(1), let scale = lines.integer(2, signed: true),
+    guard fields == 10, let path = text(1), let scale = lines.integer(2, signed: true),
       let width = lines.integer(3, signed: true), let height = lines.integer(4, signed: true),
       let byteCount = lines.integer(5, signed: true), let hash = text(6),
-      let appearance = text(7), let crop = text(8)
+      let appearance = text(7), let crop = text(8), let gamut = text(9)
     else { return nil }
     var output = ManifestOutput(
       path: path, scale: scale, appearance: nil, width: width, height: height,
@@ -78,6 +78,11 @@ struct ManifestCacheReader {
     if appearance.hasPrefix("+") {
       output.appearance = String(appearance.dropFirst())
     } else if appearance != "-" {
+      return nil
+    }
+    if gamut.hasPrefix("+") {
+      output.displayGamut = String(gamut.dropFirst())
+    } else if gamut != "-" {
       return nil
     }
     if crop != "-" {

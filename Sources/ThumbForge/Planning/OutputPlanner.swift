@@ -103,6 +103,18 @@ struct OutputPlanner {
       warning: warning)
   }
 
+  /// The Display P3 sibling of an sRGB `output`: the same master, geometry and format,
+  /// rendered in Display P3 into `{asset}~P3@{s}x` (`{asset}~dark~P3@{s}x`).
+  func displayP3(_ output: PlannedOutput) -> PlannedOutput {
+    var sibling = output
+    sibling.displayGamut = .displayP3
+    sibling.mode = .render
+    sibling.fileName =
+      "\(asset)\(output.isDark ? "~dark" : "")~P3@\(output.scale)x.\(output.format.fileExtension)"
+    sibling.path = folder + "/" + sibling.fileName
+    return sibling
+  }
+
   /// The vector master itself, copied, as a single-scale image.
   func keptVector(_ master: Master, dark: Bool) -> PlannedOutput {
     let fileName = "\(asset)\(dark ? "~dark" : "").\(master.fileExtension)"

@@ -24,6 +24,9 @@ public struct PlannedOutput: Hashable, Sendable, Codable {
   public var upscale: Double?
   /// An app icon's tinted appearance: made greyscale (the system applies the tint).
   public var isTinted = false
+  /// The gamut the file is made in: sRGB, or Display P3 (with its profile) beside the sRGB
+  /// file of a wide-gamut master.
+  public var displayGamut: DisplayGamut = .sRGB
   /// Flattened onto the recipe's background whatever the format (iOS app icons, which the
   /// App Store takes only without alpha).
   public var isOpaque = false

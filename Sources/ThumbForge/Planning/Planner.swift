@@ -124,6 +124,12 @@ struct Planner: Sendable {
         case .output(let output, let warning):
           outputs.append(output)
           if let warning { warnings.append(warning) }
+          if recipe.displayGamut.contains(.displayP3),
+            masters.contains(where: { $0.path == output.master && $0.isWideGamut })
+          {
+            outputs.append(
+              OutputPlanner(recipe: recipe, asset: source.name, folder: folder).displayP3(output))
+          }
         case .skipped(let reason):
           skipped.append(reason)
         }

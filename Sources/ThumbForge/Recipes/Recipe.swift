@@ -42,6 +42,9 @@ public struct Recipe: Hashable, Sendable, Codable {
   /// `variants` of a vector master: ship the SVG/PDF itself as a single-scale image
   /// (with `preserves-vector-representation`) instead of rendering each scale.
   public var keepVector: Bool
+  /// The display gamuts the imageset has slots for, sorted: `[sRGB]`, or `[sRGB, display-P3]`
+  /// for Display P3 files beside the sRGB ones (of wide-gamut masters only).
+  public var displayGamut: [DisplayGamut]
   /// `appicon`: the single universal iOS icon or every per-size slot.
   public var iconLayout: IconLayout
   /// `appicon`: the platforms whose slots the icon set fills, sorted.
@@ -80,6 +83,7 @@ public struct Recipe: Hashable, Sendable, Codable {
     compressionType = nil
     preservesVectorRepresentation = false
     keepVector = false
+    displayGamut = []
     iconLayout = .single
     iconPlatforms = []
   }

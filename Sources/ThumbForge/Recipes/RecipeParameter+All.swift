@@ -99,6 +99,11 @@ extension RecipeParameter {
       "Xcode's Preserve Vector Data (always on for a kept vector master)."
     ) { _ in false },
     RecipeParameter(
+      "display-gamut", \.displayGamut, .displayGamuts, kinds: imageSets, topLevel: imageSets,
+      effect: .pixels,
+      "Xcode's Gamut: `[sRGB]`, or `[sRGB, display-P3]` to add Display P3 files (with their profile) for masters whose ICC profile reaches beyond sRGB (Display P3, Adobe RGB, ProPhoto …); other masters keep a plain sRGB imageset."
+    ) { _ in [.sRGB] },
+    RecipeParameter(
       "icon-layout", \.iconLayout, .choice(IconLayout.self), kinds: [.appicon], effect: .pixels,
       "iOS slots of an app icon set: Xcode 15+'s one 1024×1024 icon with dark and tinted appearances (`single`), or every iPhone, iPad and App Store size (`per-size`, Xcode 13 and earlier)."
     ) { _ in .single },

@@ -40,6 +40,17 @@ struct Renderer: Sendable {
   }
 
   private func render(_ work: [(Recipe, PlannedOutput)], master: Master) throws -> [RenderedFile] {
+    // Display P3 files come from a second decode of the master, converted to Display P3
+    // instead of sRGB (only wide-gamut masters have them).
+    let wide = work.filter { $0.1.displayGamut == .displayP3 }
+    let files = try render(work.filter { $0.1.displayGamut == .sRGB }, master: master, in: .sRGB)
+    return wide.isEmpty ? files : try files + render(wide, master: master, in: .displayP3)
+  }
+
+  /// Renders `work` (all of it in `profile`'s colour space) from `master`.
+  private func render(_ work: [(Recipe, PlannedOutput)], master: Master, in profile: RGBProfile)
+    throws -> [RenderedFile]
+  {
     let path = folder.appendingPathComponent(master.path).path
     let toDecode = work.filter { $0.1.mode != .copy }
     // Per-scale masters used as they are; read after the decoding work so their bytes are
@@ -57,7 +68,7 @@ struct Renderer: Sendable {
         let scale = Double(output.resizeTo.width) / Double(master.pixelSize.width)
         let image = try VipsImage.load(
           path: path, options: LoadOptions(failOn: failOn, scale: scale))
-        let upright = try prepare(image)
+        let upright = try prepare(image, in: profile)
         let crop = (recipe.kind.crops ? output.crop : nil)?.vipsRect
         let sized = try resize(upright, to: output.resizeTo, kernel: recipe.kernel, region: crop)
         files.append(try finish(sized, recipe: recipe, output: output, memo: EncodingMemo()))
@@ -71,7 +82,8 @@ struct Renderer: Sendable {
     }
     // Decoded once, shrunk on load to the largest request, upright and 8-bit sRGB.
     let decoded = try MasterImage(
-      path: path, resizes: requests, failOn: failOn, limitInputPixels: limitInputPixels)
+      path: path, resizes: requests, failOn: failOn, limitInputPixels: limitInputPixels,
+      profile: profile)
     // Each output is encoded as soon as its resize exists, and the resize let go, so few
     // full-size buffers are alive at once.
     var encoded: [Int: RenderedFile] = [:]
@@ -204,9 +216,11 @@ struct Renderer: Sendable {
     return requests.filter { seen.insert($0).inserted }
   }
 
-  /// Upright, 8-bit sRGB (alpha kept), as ``MasterImage`` makes raster masters.
-  private func prepare(_ image: VipsImage) throws(VipsError) -> VipsImage {
-    try image.autoRotated().toSRGB8()
+  /// Upright, 8-bit RGB in `profile` (alpha kept), as ``MasterImage`` makes raster masters.
+  private func prepare(_ image: VipsImage, in profile: RGBProfile = .sRGB) throws(VipsError)
+    -> VipsImage
+  {
+    try image.autoRotated().toRGB8(profile)
   }
 
   /// Shapes, flattens and encodes one output from `resized`: the master resized to the
@@ -259,7 +273,8 @@ struct Renderer: Sendable {
       image, as: output.format,
       options: SaveOptions(
         quality: recipe.quality, stripMetadata: !recipe.keepMetadata,
-        optimizeCoding: recipe.optimizeCoding))
+        optimizeCoding: recipe.optimizeCoding,
+        keepProfile: output.displayGamut == .displayP3))
     return RenderedFile(output: output, bytes: file.bytes, hash: file.hash)
   }
 

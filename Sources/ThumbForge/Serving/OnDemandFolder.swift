@@ -93,12 +93,14 @@ public struct OnDemandFolder: Sendable {
     jobs[asset]?.imageSets.map(\.recipe.name) ?? []
   }
 
-  /// The light outputs the catalog's plan gives `asset`: recipe, scale and format of each.
+  /// The light sRGB outputs the catalog's plan gives `asset`: recipe, scale and format of
+  /// each (a request names those; Display P3 files are served only from the catalog job's
+  /// siblings).
   public func catalogOutputs(of asset: String) -> [(
     recipe: String, scale: Int, format: ImageFormat
   )] {
     (jobs[asset]?.imageSets ?? []).flatMap { set in
-      set.outputs.filter { !$0.isDark && $0.scale > 0 }.map {
+      set.outputs.filter { !$0.isDark && $0.displayGamut == .sRGB && $0.scale > 0 }.map {
         (set.recipe.name, $0.scale, $0.format)
       }
     }
@@ -121,7 +123,7 @@ public struct OnDemandFolder: Sendable {
     let chosen = try self.recipe(recipe)
     if let set = job.imageSets.first(where: { $0.recipe == chosen }),
       let output = set.outputs.first(where: {
-        $0.scale == scale && !$0.isDark && $0.format == format
+        $0.scale == scale && !$0.isDark && $0.displayGamut == .sRGB && $0.format == format
       })
     {
       return OnDemandRequest(asset: asset, job: job, set: set, output: output)
@@ -130,12 +132,17 @@ public struct OnDemandFolder: Sendable {
     single.scales = [scale]
     single.format = OutputFormat(rawValue: format.rawValue) ?? .auto
     single.keepVector = false
+    single.displayGamut = [.sRGB]  // the request names the sRGB file
     let name = config.imageSetName(asset: job.source.name, recipe: chosen.name)
     let set = ImageSetKeyMaker(header: planner.keyHeader).keyed([
       planner.imageSet(
         source: job.source, recipe: single, name: name, focus: planner.focus(for: job.source))
     ])[0]
-    guard let output = set.outputs.first(where: { $0.scale == scale && !$0.isDark }) else {
+    guard
+      let output = set.outputs.first(where: {
+        $0.scale == scale && !$0.isDark && $0.displayGamut == .sRGB
+      })
+    else {
       let reason = set.skipped.first ?? "no output at \(scale)x"
       throw .noSuchOutput("\(recipe.text) makes no \(scale)x output of this asset: \(reason)")
     }

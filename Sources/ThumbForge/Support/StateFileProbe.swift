@@ -113,7 +113,7 @@ package enum StateFileProbe {
     let raster = Master(
       path: "Photos/photo@2x.jpg", scale: 2, isVector: false, isDark: false,
       fileExtension: "jpg", pixelSize: PixelSize(width: 640, height: 320), hasAlpha: false,
-      isPlainSRGB: true, hash: "0")
+      isPlainSRGB: false, hash: "0", isWideGamut: true)
     let vector = Master(
       path: "Flags/flag.svg", scale: nil, isVector: true, isDark: false, fileExtension: "svg",
       pixelSize: PixelSize(width: 30, height: 20), hasAlpha: true, isPlainSRGB: true, hash: "1")

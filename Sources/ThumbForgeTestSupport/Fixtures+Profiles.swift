@@ -1,0 +1,64 @@
+public import Foundation
+public import Vips
+
+/// Wide-gamut test masters: images tagged with Display P3 (libvips' built-in profile) or
+/// with a ProPhoto RGB profile made here, for `display-gamut` tests.
+extension Fixtures {
+  /// `image` (8-bit sRGB) converted to Display P3, carrying libvips' P3 profile: what a
+  /// designer's Display P3 PNG holds.
+  public static func displayP3(_ image: VipsImage) throws -> VipsImage {
+    try image.iccTransformed(to: "p3")
+  }
+
+  /// `image` (8-bit sRGB) converted to ProPhoto RGB at `depth` bits, carrying
+  /// ``proPhotoProfile()`` (written to `folder`, which libvips reads it from).
+  public static func proPhoto(_ image: VipsImage, depth: Int = 16, folder: URL) throws -> VipsImage
+  {
+    let url = folder.appendingPathComponent("ProPhoto.icc")
+    try Data(proPhotoProfile()).write(to: url)
+    return try image.iccTransformed(to: url.path, depth: depth)
+  }
+
+  /// A minimal ICC v2 matrix/TRC display profile of ProPhoto RGB (ROMM RGB): its D50
+  /// primaries and a gamma of 1.8. Made byte by byte (no library writes ICC profiles), with
+  /// exactly the tags lcms needs: description, white point, colourants and tone curves.
+  public static func proPhotoProfile() -> [UInt8] {
+    func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) } }
+    func text(_ value: String) -> [UInt8] { Array(value.utf8) }
+    func fixed(_ value: Double) -> [UInt8] { u32(Int((value * 65536).rounded()) & 0xFFFF_FFFF) }
+    func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] {
+      text("XYZ ") + u32(0) + fixed(x) + fixed(y) + fixed(z)
+    }
+    let name = "ThumbForge test ProPhoto RGB"
+    let description =
+      text("desc") + u32(0) + u32(name.utf8.count + 1) + text(name) + [0]
+      + u32(0) + u32(0) + [0, 0, 0] + [UInt8](repeating: 0, count: 67)
+    let gamma18: [UInt8] = text("curv") + u32(0) + u32(1) + [0x01, 0xCD] + [0, 0]
+    let tags: [(String, [UInt8])] = [
+      ("desc", description),
+      ("cprt", text("text") + u32(0) + text("No copyright, test data") + [0]),
+      ("wtpt", xyz(0.9642, 1.0, 0.8249)),
+      ("rXYZ", xyz(0.7977, 0.2880, 0.0)),
+      ("gXYZ", xyz(0.1352, 0.7119, 0.0)),
+      ("bXYZ", xyz(0.0313, 0.0001, 0.8249)),
+      ("rTRC", gamma18), ("gTRC", gamma18), ("bTRC", gamma18),
+    ]
+    var table: [UInt8] = u32(tags.count)
+    var data: [UInt8] = []
+    var offset = 128 + 4 + 12 * tags.count
+    for (signature, bytes) in tags {
+      var padded = bytes
+      while padded.count % 4 != 0 { padded.append(0) }
+      table += text(signature) + u32(offset) + u32(bytes.count)
+      data += padded
+      offset += padded.count
+    }
+    var header: [UInt8] = u32(offset) + u32(0) + [0x02, 0x10, 0, 0]
+    header += text("mntr") + text("RGB ") + text("XYZ ")
+    header += [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]  // 2026-01-01 00:00:00
+    header += text("acsp") + [UInt8](repeating: 0, count: 28)  // platform … intent
+    header += fixed(0.9642) + fixed(1.0) + fixed(0.8249)  // the PCS illuminant, D50
+    header += [UInt8](repeating: 0, count: 48)  // creator, profile ID, reserved
+    return header + table + data
+  }
+}

@@ -1,0 +1,116 @@
+internal import CVips
+
+extension VipsImage {
+  /// Converts to 8-bit RGB in `profile` (alpha kept), honouring an embedded ICC profile as
+  /// ``toSRGB8()`` does. A Display P3 result carries libvips' P3 profile, which
+  /// ``SaveOptions/keepProfile`` writes into the file.
+  public func toRGB8(_ profile: RGBProfile) throws(VipsError) -> VipsImage {
+    if profile == .sRGB { return try toSRGB8() }
+    // A tagged input is read through its profile; an untagged one (CMYK, 16-bit, grey …)
+    // is made sRGB first, as every sRGB output is.
+    return try (hasICCProfile ? self : try toSRGB8()).iccTransformed(to: profile.builtinName)
+  }
+
+  /// Converts to another ICC profile, honouring an embedded one (sRGB when there is none),
+  /// at `depth` bits per band; the result carries the new profile.
+  ///
+  /// - Parameter profile: a libvips built-in profile (`srgb`, `p3`, `cmyk`) or the path of
+  ///   an ICC file.
+  public func iccTransformed(to profile: String, depth: Int = 8) throws(VipsError) -> VipsImage {
+    try VipsOperation.image(
+      "icc_transform",
+      [
+        "in": .image(self), "output-profile": .string(profile),
+        "input-profile": .string(RGBProfile.sRGB.builtinName), "embedded": .bool(true),
+        "intent": .string("perceptual"), "depth": .int(depth),
+      ])
+  }
+
+  /// How far the embedded RGB profile's gamut reaches beyond sRGB: the largest colour error
+  /// (CIE ΔE 1976) among its pure primaries and secondaries, each made at full strength in
+  /// the profile and clipped to sRGB (0 with no RGB profile; about 2.6 for sRGB profiles,
+  /// from rounding, and for a damaged profile, which libvips reads as sRGB; 35 for Display
+  /// P3, 50 for Adobe RGB, 77 for ProPhoto RGB). Reads the header only; transforms seven
+  /// pixels.
+  public func gamutBeyondSRGB() -> Double {
+    guard let profile = iccProfile, bands >= 3,
+      [.srgb, .rgb, .rgb16, .scrgb].contains(interpretation)
+    else { return 0 }
+    let colours: [UInt8] = [
+      255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 0, 0, 255, 255, 255, 0, 255, 255, 255, 255,
+    ]
+    do {
+      let swatch = try VipsImage.pixels(colours, width: colours.count / 3, height: 1, bands: 3)
+        .settingBlob("icc-profile-data", profile)
+      let lab = try VipsOperation.image(
+        "icc_import",
+        ["in": .image(swatch), "embedded": .bool(true), "intent": .string("relative")])
+      let clipped = try VipsOperation.image(
+        "icc_export",
+        [
+          "in": .image(lab), "output-profile": .string(RGBProfile.sRGB.builtinName),
+          "depth": .int(16), "intent": .string("relative"),
+        ])
+      let back = try VipsOperation.image(
+        "icc_import",
+        [
+          "in": .image(clipped), "input-profile": .string(RGBProfile.sRGB.builtinName),
+          "intent": .string("relative"),
+        ])
+      let difference = try VipsOperation.image(
+        "dE76", ["left": .image(lab), "right": .image(back)])
+      return try VipsOperation.double("max", ["in": .image(difference)])
+    } catch {
+      return 0  // a profile lcms cannot use: the image is converted as if it had none
+    }
+  }
+
+  /// The embedded ICC profile's bytes, if any.
+  public var iccProfile: [UInt8]? {
+    guard hasICCProfile else { return nil }
+    var data: UnsafeRawPointer?
+    var length = 0
+    guard vips_image_get_blob(pointer, "icc-profile-data", &data, &length) == 0, let data else {
+      vips_error_clear()
+      return nil
+    }
+    return Array(UnsafeRawBufferPointer(start: data, count: length))
+  }
+
+  /// A copy of the image with a blob header field (such as `icc-profile-data`) set.
+  public func settingBlob(_ name: String, _ bytes: [UInt8]) throws(VipsError) -> VipsImage {
+    let copy = try VipsOperation.image("copy", ["in": .image(self)])
+    bytes.withUnsafeBytes { vips_image_set_blob_copy(copy.pointer, name, $0.baseAddress, $0.count) }
+    return copy
+  }
+
+  /// A copy of the image without metadata but its ICC profile (no EXIF, XMP, IPTC or
+  /// comments), so that a saver told to keep metadata writes the profile alone.
+  func keepingOnlyProfile() throws(VipsError) -> VipsImage {
+    let copy = try VipsOperation.image("copy", ["in": .image(self)])
+    guard let fields = vips_image_get_fields(copy.pointer) else { return copy }
+    defer { g_strfreev(fields) }
+    var index = 0
+    while let name = fields[index] {
+      // Header fields (width, xres …) are not removable and stay; so does the profile.
+      if String(cString: name) != "icc-profile-data" { vips_image_remove(copy.pointer, name) }
+      index += 1
+    }
+    return copy
+  }
+
+  /// An 8-bit image made from `bytes`, band-interleaved, row by row.
+  public static func pixels(_ bytes: [UInt8], width: Int, height: Int, bands: Int)
+    throws(VipsError) -> VipsImage
+  {
+    precondition(bytes.count == width * height * bands, "pixels: wrong byte count")
+    let made = bytes.withUnsafeBytes {
+      vips_image_new_from_memory_copy(
+        $0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
+    }
+    guard let made else { throw VipsError.fromBuffer(context: "new_from_memory_copy") }
+    let image = VipsImage(owning: made)
+    return try VipsOperation.image(
+      "copy", ["in": .image(image), "interpretation": .string(bands >= 3 ? "srgb" : "b-w")])
+  }
+}

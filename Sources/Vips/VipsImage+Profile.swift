@@ -1,4 +1,5 @@
 internal import CVips
+internal import Synchronization
 
 extension VipsImage {
   /// Converts to 8-bit RGB in `profile` (alpha kept), honouring an embedded ICC profile as
@@ -32,10 +33,26 @@ extension VipsImage {
   /// from rounding, and for a damaged profile, which libvips reads as sRGB; 35 for Display
   /// P3, 50 for Adobe RGB, 77 for ProPhoto RGB). Reads the header only; transforms seven
   /// pixels.
+  ///
+  /// Building the transforms costs about 20 ms, so results are remembered by profile: the
+  /// masters of a folder share a handful of profiles (a camera's, a design tool's).
   public func gamutBeyondSRGB() -> Double {
     guard let profile = iccProfile, bands >= 3,
       [.srgb, .rgb, .rgb16, .scrgb].contains(interpretation)
     else { return 0 }
+    if let known = Self.gamutByProfile.withLock({ $0[profile] }) { return known }
+    let measured = Self.measureGamut(profile)
+    Self.gamutByProfile.withLock { known in
+      if known.count >= 64 { known.removeAll() }  // bounded: folders rarely hold many
+      known[profile] = measured
+    }
+    return measured
+  }
+
+  private static let gamutByProfile = Mutex<[[UInt8]: Double]>([:])
+
+  /// ``gamutBeyondSRGB()`` of `profile`, measured.
+  private static func measureGamut(_ profile: [UInt8]) -> Double {
     let colours: [UInt8] = [
       255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 0, 0, 255, 255, 255, 0, 255, 255, 255, 255,
     ]

@@ -38,9 +38,8 @@ enum CatalogContents {
   /// slot, as Xcode does for the "Any, Dark" appearances. When the entry has Display P3 files,
   /// each scale lists its `sRGB` slots (any, then dark) and then its `display-P3` ones, each
   /// with a `display-gamut`, as Xcode writes Gamut "sRGB and Display P3". `properties` holds
-  /// the compression
-  /// type, `preserves-vector-representation` (only when `true`) and the template rendering
-  /// intent, and is left out when none is set.
+  /// the compression type, `preserves-vector-representation` (only when `true`) and the
+  /// template rendering intent, and is left out when none is set.
   ///
   /// Written directly rather than through an ``XcodeJSON`` tree: every build makes the text of
   /// every imageset (it is part of the imageset's key), and the tree cost 6 µs an imageset.

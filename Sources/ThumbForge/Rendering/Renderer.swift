@@ -80,7 +80,7 @@ struct Renderer: Sendable {
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
         region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
-    // Decoded once, shrunk on load to the largest request, upright and 8-bit sRGB.
+    // Decoded once, shrunk on load to the largest request, upright, 8-bit RGB in `profile`.
     let decoded = try MasterImage(
       path: path, resizes: requests, failOn: failOn, limitInputPixels: limitInputPixels,
       profile: profile)

@@ -33,12 +33,11 @@ public enum ConfigLint {
     var assets = Set<String>()
     for scanned in scan.files {
       let path = scanned.relativePath
-      let name = (path as NSString).lastPathComponent
-      if let master = MasterName(fileName: name, darkSuffix: config.darkSuffix) {
+      if let asset = MasterName.assetName(ofFile: path, darkSuffix: config.darkSuffix) {
         masters.append(path)
-        let folder = (path as NSString).deletingLastPathComponent
-        assets.insert(folder.isEmpty ? master.asset : folder + "/" + master.asset)
+        assets.insert(asset)
       } else {
+        let name = (path as NSString).lastPathComponent
         report.notes.append(Problem(path: path, reason: MasterName.whyNot(fileName: name)))
       }
     }

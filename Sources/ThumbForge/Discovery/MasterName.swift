@@ -20,6 +20,15 @@ struct MasterName: Hashable, Sendable {
   /// The suffix marking the tinted appearance of an app icon (`AppIcon~tinted.png`).
   static let tintedSuffix = "~tinted"
 
+  /// The qualified asset name a master file belongs to (`Flags/Italy@2x.png` → `Flags/Italy`);
+  /// nil for a file that is not a master.
+  static func assetName(ofFile path: String, darkSuffix: String) -> String? {
+    let slash = path.lastIndex(of: "/")
+    let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard let name = MasterName(fileName: file, darkSuffix: darkSuffix) else { return nil }
+    return slash.map { String(path[..<$0]) + "/" + name.asset } ?? name.asset
+  }
+
   /// Parses `United States@3x.png`, `Logo~dark@2x.png`, `AppIcon~tinted.png`,
   /// `Mountain.svg`; nil for files that are not image masters by their extension.
   init?(fileName: String, darkSuffix: String = "~dark") {

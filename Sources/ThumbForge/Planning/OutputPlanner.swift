@@ -109,8 +109,8 @@ struct OutputPlanner {
     var sibling = output
     sibling.displayGamut = .displayP3
     sibling.mode = .render
-    sibling.fileName =
-      "\(asset)\(output.isDark ? "~dark" : "")~P3@\(output.scale)x.\(output.format.fileExtension)"
+    sibling.fileName = fileName(
+      scale: output.scale, dark: output.isDark, gamut: .displayP3, format: output.format)
     sibling.path = folder + "/" + sibling.fileName
     return sibling
   }
@@ -165,11 +165,19 @@ struct OutputPlanner {
     crop: PixelRect?, mode: OutputMode, hasAlpha: Bool, upscale: Double?
   ) -> PlannedOutput {
     let format = outputFormat(master: master, hasAlpha: hasAlpha)
-    let fileName = "\(asset)\(dark ? "~dark" : "")@\(scale)x.\(format.fileExtension)"
+    let fileName = fileName(scale: scale, dark: dark, gamut: .sRGB, format: format)
     return PlannedOutput(
       scale: scale, isDark: dark, pixelSize: pixelSize, resizeTo: resizeTo, crop: crop,
       master: master.path, mode: mode, format: format, fileName: fileName,
       path: folder + "/" + fileName, upscale: upscale)
+  }
+
+  /// `{asset}@2x.png`, `{asset}~dark@2x.png`, `{asset}~P3@2x.png`, `{asset}~dark~P3@2x.png`.
+  private func fileName(scale: Int, dark: Bool, gamut: DisplayGamut, format: ImageFormat)
+    -> String
+  {
+    let p3 = gamut == .displayP3 ? "~P3" : ""
+    return "\(asset)\(dark ? "~dark" : "")\(p3)@\(scale)x.\(format.fileExtension)"
   }
 
   /// `auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, else JPEG.

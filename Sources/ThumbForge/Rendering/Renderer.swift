@@ -41,10 +41,10 @@ struct Renderer: Sendable {
 
   private func render(_ work: [(Recipe, PlannedOutput)], master: Master) throws -> [RenderedFile] {
     // Display P3 files come from a second decode of the master, converted to Display P3
-    // instead of sRGB (only wide-gamut masters have them).
-    let wide = work.filter { $0.1.displayGamut == .displayP3 }
-    let files = try render(work.filter { $0.1.displayGamut == .sRGB }, master: master, in: .sRGB)
-    return wide.isEmpty ? files : try files + render(wide, master: master, in: .displayP3)
+    // instead of sRGB (only wide-gamut masters have them; an empty part decodes nothing).
+    try DisplayGamut.allCases.flatMap { gamut in
+      try render(work.filter { $0.1.displayGamut == gamut }, master: master, in: gamut.profile)
+    }
   }
 
   /// Renders `work` (all of it in `profile`'s colour space) from `master`.

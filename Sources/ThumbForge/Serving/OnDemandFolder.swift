@@ -47,7 +47,9 @@ public struct OnDemandFolder: Sendable {
     let plan = planner.plan(found.sources)
     var problems: [String: Problem] = [:]
     for problem in found.problems {
-      if let asset = assetName(ofFile: problem.path, darkSuffix: workspace.config.darkSuffix) {
+      if let asset = MasterName.assetName(
+        ofFile: problem.path, darkSuffix: workspace.config.darkSuffix)
+      {
         problems[asset] = problem
       }
     }
@@ -237,13 +239,5 @@ public struct OnDemandFolder: Sendable {
       let master = masters.first(where: { $0.path == path }), !master.isVector
     else { return nil }
     return master
-  }
-
-  /// The qualified asset name a master file belongs to (`Flags/Italy@2x.png` → `Flags/Italy`).
-  static func assetName(ofFile path: String, darkSuffix: String) -> String? {
-    let slash = path.lastIndex(of: "/")
-    let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    guard let name = MasterName(fileName: file, darkSuffix: darkSuffix) else { return nil }
-    return slash.map { String(path[..<$0]) + "/" + name.asset } ?? name.asset
   }
 }

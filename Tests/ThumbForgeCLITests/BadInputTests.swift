@@ -5,7 +5,7 @@ import Vips
 
 /// Damaged, fake, empty, enormous and unreadable inputs: each is named on stderr with a
 /// reason, every good image still renders, the exit code is 1, and nothing is lost.
-@Suite("Bad input")
+@Suite("Bad input", .timeLimit(.minutes(10)))
 struct BadInputTests {
   /// Bad file → words (any one, case-insensitive) its error line must contain.
   static let badFiles: [String: [String]] = [

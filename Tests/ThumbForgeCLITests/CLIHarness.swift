@@ -98,16 +98,22 @@ final class RunningCLI: @unchecked Sendable {
   }
 
   /// Waits for the process to end and collects its output.
+  /// If the waiting task is cancelled (a test's time limit), the process is killed, so that
+  /// a hung tool fails its test instead of holding the whole run.
   func wait() async -> CLIResult {
-    let (status, signalled) = await withCheckedContinuation { continuation in
-      lock.lock()
-      if let ended {
-        lock.unlock()
-        continuation.resume(returning: ended)
-      } else {
-        waiters.append(continuation)
-        lock.unlock()
+    let (status, signalled) = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        lock.lock()
+        if let ended {
+          lock.unlock()
+          continuation.resume(returning: ended)
+        } else {
+          waiters.append(continuation)
+          lock.unlock()
+        }
       }
+    } onCancel: {
+      send(SIGKILL)
     }
     try? outHandle.close()
     try? errHandle.close()

@@ -5,7 +5,7 @@ import Vips
 
 /// `thumbforge check`: 0 when up to date; 1 with one line per stale, missing, modified and
 /// orphaned output; writes nothing; `--json` is JSON.
-@Suite("check")
+@Suite("check", .timeLimit(.minutes(10)))
 struct CheckCommandTests {
   @Test("Up to date → exit 0, and check writes nothing")
   func upToDate() async throws {

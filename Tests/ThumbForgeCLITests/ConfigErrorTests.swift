@@ -4,7 +4,7 @@ import ThumbForgeTestSupport
 
 /// Configuration and usage errors exit 2 with one message that names the file, the line and
 /// the key, and write nothing.
-@Suite("Configuration and usage errors")
+@Suite("Configuration and usage errors", .timeLimit(.minutes(10)))
 struct ConfigErrorTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String

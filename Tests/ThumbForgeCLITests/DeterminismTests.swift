@@ -5,7 +5,7 @@ import Vips
 
 /// Two builds of one folder give byte-identical images, Contents.json and manifest.json,
 /// whatever `--jobs` is.
-@Suite("Determinism")
+@Suite("Determinism", .timeLimit(.minutes(10)))
 struct DeterminismTests {
   @Test("--jobs 1 and --jobs 2 into two catalogs give identical bytes; so does --force")
   func identicalBuilds() async throws {

@@ -4,7 +4,7 @@ import Vips
 
 /// `build --dry-run` (text and JSON), `--swift FILE` (a file swiftc accepts) and
 /// `--contact-sheet FILE` (a PNG).
-@Suite("Dry run, Swift accessors, contact sheet")
+@Suite("Dry run, Swift accessors, contact sheet", .timeLimit(.minutes(10)))
 struct DryRunAccessorsContactSheetTests {
   @Test("--dry-run prints the plan and writes nothing")
   func dryRunText() async throws {

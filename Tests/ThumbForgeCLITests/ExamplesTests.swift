@@ -5,7 +5,7 @@ import Yams
 /// The sharded-build examples under `Examples/` are run here as written: their shell steps,
 /// with the CI system's or Kubernetes' variables filled in, on a copy of the sample folder
 /// `Assets/`; the merged catalog must equal a single build's.
-@Suite("Examples")
+@Suite("Examples", .timeLimit(.minutes(10)))
 struct ExamplesTests {
   static let repository = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

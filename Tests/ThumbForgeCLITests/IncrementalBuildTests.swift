@@ -5,7 +5,7 @@ import Vips
 
 /// `thumbforge build` end to end: a full build, a no-change rebuild, an edited source, a
 /// deleted source, `regenerate`, and imagesets ThumbForge did not make.
-@Suite("Incremental builds")
+@Suite("Incremental builds", .timeLimit(.minutes(10)))
 struct IncrementalBuildTests {
   @Test("A full build writes every output at its exact pixel size, the manifest and Contents.json")
   func fullBuild() async throws {

@@ -5,7 +5,7 @@ import Vips
 
 /// A build SIGKILLed at random moments, then run to completion, ends byte-identical to an
 /// uninterrupted build, with no torn file at any point and no temporary file left.
-@Suite("Kill resilience")
+@Suite("Kill resilience", .timeLimit(.minutes(10)))
 struct KillResilienceTests {
   static let sourceCount = 150
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `thumbforge lint`: the configuration checked against the folder, nothing rendered.
-@Suite("lint")
+@Suite("lint", .timeLimit(.minutes(10)))
 struct LintCommandTests {
   @Test("A good configuration: exit 0, a summary, nothing written")
   func clean() async throws {

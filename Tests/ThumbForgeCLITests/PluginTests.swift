@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ThumbForgeTestSupport
 
@@ -179,17 +180,25 @@ struct SwiftRun: CustomStringConvertible {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = handle
     process.standardError = handle
-    // Waits without holding one of the few cooperative threads for minutes.
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-      process.terminationHandler = { process in
-        continuation.resume(returning: process.terminationStatus)
+    // Waits without holding one of the few cooperative threads for minutes. When the test's
+    // time limit cancels the wait, the driver is interrupted (it stops its own children).
+    let pid = Mutex<Int32>(0)
+    let status: Int32 = try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { process in
+          continuation.resume(returning: process.terminationStatus)
+        }
+        do {
+          try process.run()
+          pid.withLock { $0 = process.processIdentifier }
+        } catch {
+          process.terminationHandler = nil
+          continuation.resume(throwing: error)
+        }
       }
-      do {
-        try process.run()
-      } catch {
-        process.terminationHandler = nil
-        continuation.resume(throwing: error)
-      }
+    } onCancel: {
+      let running = pid.withLock { $0 }
+      if running > 0 { kill(running, SIGINT) }
     }
     let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     return SwiftRun(arguments: arguments, status: status, output: output)

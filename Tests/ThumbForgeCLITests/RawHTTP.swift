@@ -59,6 +59,11 @@ enum RawHTTP {
       close(fd)
       throw POSIXError(.ECONNREFUSED)
     }
+    // A server that stops answering fails the test (a short read) instead of hanging it.
+    var limit = timeval(tv_sec: 120, tv_usec: 0)
+    for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+      _ = setsockopt(fd, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
     return fd
   }
 

@@ -5,7 +5,7 @@ import Vips
 
 /// A folder shaped like the reference app (flags with `@2x`/`@3x` PNG masters, photos with
 /// only an `@2x` JPEG master): every `Contents.json` must be exactly what Xcode writes.
-@Suite("Reference-app catalog")
+@Suite("Reference-app catalog", .timeLimit(.minutes(10)))
 struct ReferenceAppCatalogTests {
   static let info = """
     {

@@ -10,7 +10,7 @@ import Vips
 #endif
 
 /// `thumbforge serve` as a real process on a real socket.
-@Suite("serve over a socket", .serialized)
+@Suite("serve over a socket", .serialized, .timeLimit(.minutes(10)))
 struct ServeCLITests {
   /// A sandbox with flags and a large photo, and a running server on a free port.
   final class Running: @unchecked Sendable {

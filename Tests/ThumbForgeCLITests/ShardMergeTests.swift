@@ -5,7 +5,7 @@ import Vips
 
 /// `build --shard I/N` as separate processes, then `merge`: the same catalog, manifest and
 /// accessors as one build, byte for byte; refusals of parts that do not belong together.
-@Suite("Sharded builds and merge")
+@Suite("Sharded builds and merge", .timeLimit(.minutes(10)))
 struct ShardMergeTests {
   static let config = """
     output: ../out/Assets.xcassets

@@ -8,7 +8,7 @@ import Vips
 
 @testable import ThumbForgeServer
 
-@Suite("serve: images and statuses")
+@Suite("serve: images and statuses", .timeLimit(.minutes(10)))
 struct ImageServerTests {
   @Test("catalog outputs are sent as built; without a catalog, rendered to the same bytes")
   func sameBytesAsBuild() async throws {

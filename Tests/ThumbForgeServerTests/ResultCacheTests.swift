@@ -3,7 +3,7 @@ import Testing
 
 @testable import ThumbForgeServer
 
-@Suite("serve: result cache")
+@Suite("serve: result cache", .timeLimit(.minutes(10)))
 struct ResultCacheTests {
   static func key(_ n: Int) -> String { String(format: "%064x", n) }
 

@@ -4,7 +4,7 @@ import Vips
 
 @testable import ThumbForgeServer
 
-@Suite("serve request paths")
+@Suite("serve request paths", .timeLimit(.minutes(10)))
 struct ServePathTests {
   @Test func namedRecipeWithGroupedAsset() throws {
     let path = try ServePath("/SIG/tile/Resorts/les-arcs@2x.jpg")

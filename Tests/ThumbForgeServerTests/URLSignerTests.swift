@@ -2,7 +2,7 @@ import Testing
 
 @testable import ThumbForgeServer
 
-@Suite("URL signatures")
+@Suite("URL signatures", .timeLimit(.minutes(10)))
 struct URLSignerTests {
   static let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
   static let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"

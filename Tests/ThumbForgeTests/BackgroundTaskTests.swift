@@ -3,7 +3,7 @@ import Testing
 
 @testable import ThumbForge
 
-@Suite("Background task")
+@Suite("Background task", .timeLimit(.minutes(10)))
 struct BackgroundTaskTests {
   @Test("gives its value, or its error, to every caller")
   func results() throws {

@@ -5,7 +5,7 @@ import Vips
 @testable import ThumbForge
 
 /// `build --watch`, in the core: one build at once, another after each change, none without.
-@Suite("Watch")
+@Suite("Watch", .timeLimit(.minutes(10)))
 struct WatchTests {
   @Test("builds at once, again when a master is added, and stops when cancelled")
   func rebuildsOnChange() throws {

@@ -22,11 +22,15 @@ struct WatchTests {
     .run { engine in
       reports.append(try engine.run())
       if reports.count == 1 {
-        // Several looks at an unchanged folder (no build), then a master is added.
+        // Several looks at an unchanged folder (no build), then a master is added: saved
+        // beside the folder and moved in, so that no look can see it half-written however
+        // slowly this machine runs (a look that did, under load, built a truncated master).
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.4) {
-          try? harness.add(
-            try VipsImage.solid(width: 16, height: 16, color: [200, 20, 20]),
-            as: "Icons/Beta.png", format: .png)
+          let aside = harness.folder.deletingLastPathComponent().appendingPathComponent("Beta.png")
+          try? VipsImage.solid(width: 16, height: 16, color: [200, 20, 20])
+            .save(path: aside.path, as: .png, options: SaveOptions(stripMetadata: true))
+          try? FileManager.default.moveItem(
+            at: aside, to: harness.folder.appendingPathComponent("Icons/Beta.png"))
         }
       } else {
         cancellation.cancel()

@@ -18,6 +18,9 @@ public struct Watch: Sendable {
   /// Calls `build` with a new engine (the configuration read again) for the first build and
   /// after every change, until cancelled. A configuration that became invalid ends the watch
   /// with its error.
+  ///
+  /// A change is built once the folder has settled (one look after it shows nothing new), so
+  /// that a master still being copied or saved in is not read half-written.
   public func run(_ build: (BuildEngine) throws -> Void) throws {
     var engine = try BuildEngine(options: options, cancellation: cancellation)
     var signature = FolderSignature.of(engine.workspace)
@@ -26,9 +29,22 @@ public struct Watch: Sendable {
       Thread.sleep(forTimeInterval: interval)
       let now = FolderSignature.of(engine.workspace)
       guard now != signature else { continue }
-      signature = now
+      signature = settled(from: now, in: engine.workspace)
+      guard !cancellation.isCancelled else { break }
       engine = try BuildEngine(options: options, cancellation: cancellation)
       try build(engine)
     }
+  }
+
+  /// Looks again every `interval` until two looks in a row agree; returns the last one.
+  private func settled(from changed: FolderSignature, in workspace: Workspace) -> FolderSignature {
+    var last = changed
+    while !cancellation.isCancelled {
+      Thread.sleep(forTimeInterval: interval)
+      let now = FolderSignature.of(workspace)
+      if now == last { break }
+      last = now
+    }
+    return last
   }
 }

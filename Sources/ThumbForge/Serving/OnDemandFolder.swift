@@ -96,8 +96,7 @@ public struct OnDemandFolder: Sendable {
   }
 
   /// The light sRGB outputs the catalog's plan gives `asset`: recipe, scale and format of
-  /// each (a request names those; Display P3 files are served only from the catalog job's
-  /// siblings).
+  /// each (the dark and Display P3 files are named by adding `~dark` and `~P3` to the asset).
   public func catalogOutputs(of asset: String) -> [(
     recipe: String, scale: Int, format: ImageFormat
   )] {
@@ -108,25 +107,30 @@ public struct OnDemandFolder: Sendable {
     }
   }
 
-  /// Resolves a request to the output it names.
+  /// Resolves a request to the output it names. `asset` may carry the catalog's file-name
+  /// suffixes, `~dark` (the dark appearance) and then `~P3` (the Display P3 file of a
+  /// wide-gamut master): `Flags/Italy~dark~P3` names what the catalog writes as
+  /// `Italy~dark~P3@2x.png`. A name that is an asset as it stands is never split.
   public func request(
-    asset: String, recipe: RecipeRequest, scale: Int, format: ImageFormat
+    asset name: String, recipe: RecipeRequest, scale: Int, format: ImageFormat
   ) throws(OnDemandError) -> OnDemandRequest {
+    let (asset, isDark, gamut) = variant(named: name)
     guard let job = jobs[asset] else {
       switch problems[asset]?.kind {
       case .tooLarge: throw .tooLarge(problems[asset]!.description)
       case .undecodable: throw .undecodable(problems[asset]!.description)
-      case .other, nil: throw .unknownAsset(asset)
+      case .other, nil: throw .unknownAsset(name)
       }
     }
     guard planner.savableFormats.contains(format) else {
       throw .unsupportedFormat(format.rawValue)
     }
+    let wanted = { (output: PlannedOutput) in
+      output.scale == scale && output.isDark == isDark && output.displayGamut == gamut
+    }
     let chosen = try self.recipe(recipe)
     if let set = job.imageSets.first(where: { $0.recipe == chosen }),
-      let output = set.outputs.first(where: {
-        $0.scale == scale && !$0.isDark && $0.displayGamut == .sRGB && $0.format == format
-      })
+      let output = set.outputs.first(where: { wanted($0) && $0.format == format })
     {
       return OnDemandRequest(asset: asset, job: job, set: set, output: output)
     }
@@ -134,23 +138,62 @@ public struct OnDemandFolder: Sendable {
     single.scales = [scale]
     single.format = OutputFormat(rawValue: format.rawValue) ?? .auto
     single.keepVector = false
-    single.displayGamut = [.sRGB]  // the request names the sRGB file
+    // sRGB files always; the Display P3 one only when the request names it.
+    single.displayGamut = gamut == .sRGB ? [.sRGB] : [.sRGB, gamut]
     let name = config.imageSetName(asset: job.source.name, recipe: chosen.name)
     let set = ImageSetKeyMaker(header: planner.keyHeader).keyed([
       planner.imageSet(
         source: job.source, recipe: single, name: name, focus: planner.focus(for: job.source))
     ])[0]
-    guard
-      let output = set.outputs.first(where: {
-        $0.scale == scale && !$0.isDark && $0.displayGamut == .sRGB
-      })
-    else {
-      let reason = set.skipped.first ?? "no output at \(scale)x"
-      throw .noSuchOutput("\(recipe.text) makes no \(scale)x output of this asset: \(reason)")
+    guard let output = set.outputs.first(where: wanted) else {
+      throw .noSuchOutput(
+        Self.missingVariant(
+          asset: job.source, isDark: isDark, gamut: gamut, darkSuffix: config.darkSuffix)
+          ?? "\(recipe.text) makes no \(scale)x output of this asset: \(set.skipped.first ?? "no output at \(scale)x")"
+      )
     }
+    let alone = Job(source: job.source, imageSets: [set])
     return OnDemandRequest(
-      asset: asset, job: Job(source: job.source, imageSets: [set]), set: set, output: output,
-      isCatalogJob: false)
+      asset: asset, job: alone, set: set, output: output, isCatalogJob: false,
+      decodesWhole: Self.singleRasterMaster(of: Self.work(of: alone), alone.source.allMasters)
+        != nil)
+  }
+
+  /// The asset, appearance and gamut a request's name gives: the name itself when it is an
+  /// asset (or a file with a problem), else the name less `~P3` and then `~dark`.
+  private func variant(named name: String) -> (asset: String, isDark: Bool, gamut: DisplayGamut) {
+    guard jobs[name] == nil, problems[name] == nil else { return (name, false, .sRGB) }
+    var stem = Substring(name)
+    var gamut = DisplayGamut.sRGB
+    if stem.hasSuffix(Self.p3Suffix) {
+      gamut = .displayP3
+      stem = stem.dropLast(Self.p3Suffix.count)
+    }
+    let isDark = stem.hasSuffix(Self.darkSuffix)
+    if isDark { stem = stem.dropLast(Self.darkSuffix.count) }
+    guard !stem.isEmpty, !stem.hasSuffix("/"), isDark || gamut != .sRGB else {
+      return (name, false, .sRGB)
+    }
+    return (String(stem), isDark, gamut)
+  }
+
+  /// The suffixes of output file names (not the configurable suffix of dark masters).
+  private static let darkSuffix = "~dark"
+  private static let p3Suffix = "~P3"
+
+  /// Why `source` has no output of that appearance and gamut at all, if that is why.
+  private static func missingVariant(
+    asset source: AssetSource, isDark: Bool, gamut: DisplayGamut, darkSuffix: String
+  ) -> String? {
+    let masters = isDark ? source.darkMasters : source.masters
+    if isDark && masters.isEmpty {
+      return "\(source.qualifiedName) has no dark appearance (no \(darkSuffix) master)"
+    }
+    if gamut == .displayP3 && !masters.contains(where: \.isWideGamut) {
+      return
+        "\(source.qualifiedName) has no Display P3 file: its master's colours are all within sRGB"
+    }
+    return nil
   }
 
   /// The recipe a request names: one of the configuration's, or an ad-hoc box.
@@ -202,10 +245,10 @@ public struct OnDemandFolder: Sendable {
   {
     let renderer = Renderer(
       folder: workspace.folder, failOn: config.failOn, limitInputPixels: config.limitInputPixels)
-    let work = request.job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
+    let work = Self.work(of: request.job)
     let masters = request.job.source.allMasters
     let files: [RenderedFile]
-    if !request.isCatalogJob, let master = Self.singleRasterMaster(of: work, masters) {
+    if request.decodesWhole, let master = Self.singleRasterMaster(of: work, masters) {
       do {
         let image = try decoded.image(for: master.hash + "\n" + config.failOn.rawValue) {
           () throws(VipsError) in try renderer.decodeWhole(master)
@@ -230,12 +273,20 @@ public struct OnDemandFolder: Sendable {
     }
   }
 
-  /// The master of `work` when every output is resized from the same raster master.
+  /// Every output of `job`, each with its recipe.
+  private static func work(of job: Job) -> [(Recipe, PlannedOutput)] {
+    job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
+  }
+
+  /// The master of `work` when every output is resized, in sRGB, from the same raster
+  /// master: such a job renders from the master decoded whole (``DecodedMasters``).
   private static func singleRasterMaster(
     of work: [(Recipe, PlannedOutput)], _ masters: [Master]
   ) -> Master? {
     guard let path = work.first?.1.master,
-      work.allSatisfy({ $0.1.master == path && $0.1.mode != .copy }),
+      work.allSatisfy({
+        $0.1.master == path && $0.1.mode != .copy && $0.1.displayGamut == .sRGB
+      }),
       let master = masters.first(where: { $0.path == path }), !master.isVector
     else { return nil }
     return master

@@ -11,6 +11,15 @@ public struct OnDemandRequest: Sendable {
   /// Whether the job is the catalog plan's own (rendered as `build` renders it), rather
   /// than one planned for this request alone.
   var isCatalogJob = true
+  /// Whether the job renders from its master decoded whole and kept (a job of its own whose
+  /// outputs all come from one raster master, in sRGB), rather than as `build` renders.
+  var decodesWhole = false
+
+  /// Whether the output is the dark appearance's.
+  public var isDark: Bool { output.isDark }
+
+  /// The output's colour space: sRGB, or Display P3 for a wide-gamut master's sibling.
+  public var displayGamut: DisplayGamut { output.displayGamut }
 
   /// The content address of the output: the imageset's key (the whole job's plan, tool and
   /// libvips versions, `fail-on`), the output's path and every master's content hash.
@@ -26,9 +35,9 @@ public struct OnDemandRequest: Sendable {
   public var estimatedCost: Int { BuildEngine.estimatedCost(of: job, sets: job.imageSets) }
 
   func cacheKey(set: PlannedImageSet, output: PlannedOutput) -> String {
-    // Jobs planned for one request render from the master decoded whole: another method,
-    // so another address than the same output rendered as the catalog's job would have.
-    var text = set.key + "\n" + output.path + (isCatalogJob ? "" : "\nwhole-decode")
+    // A master decoded whole is another method, so another address than the same output
+    // rendered as `build` renders it would have.
+    var text = set.key + "\n" + output.path + (decodesWhole ? "\nwhole-decode" : "")
     for master in manifestSources { text += "\n" + master.path + "\t" + master.hash }
     return ContentHash.of(string: text)
   }

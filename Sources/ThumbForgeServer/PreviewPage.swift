@@ -2,7 +2,7 @@ internal import ThumbForge
 internal import Vips
 
 /// The preview page at `/`: every asset of the folder with each of its recipes at every
-/// scale the catalog has, each image loaded from the server itself (signed when the server
+/// scale the catalog has (dark appearances and Display P3 files too), each image loaded from the server itself (signed when the server
 /// signs) — a live contact sheet for designers.
 struct PreviewPage {
   let folder: OnDemandFolder
@@ -13,10 +13,11 @@ struct PreviewPage {
     for asset in folder.assets {
       var cells = ""
       for output in folder.catalogOutputs(of: asset) {
+        let name = Self.escapePath(asset + output.suffix)
         let path =
-          "/\(Self.escapePath(output.recipe))/\(Self.escapePath(asset))@\(output.scale)x.\(output.format.fileExtension)"
+          "/\(Self.escapePath(output.recipe))/\(name)@\(output.scale)x.\(output.format.fileExtension)"
         let url = signer?.signed(path) ?? "/\(URLSigner.unsignedSegment)\(path)"
-        let label = "\(output.recipe) @\(output.scale)x"
+        let label = "\(output.recipe) @\(output.scale)x\(output.suffix)"
         cells += """
           <figure><img src="\(Self.escapeHTML(url))" loading="lazy" \
           style="zoom:\(1.0 / Double(output.scale))" alt="\(Self.escapeHTML(label))">\

@@ -145,4 +145,27 @@ struct ServeVariantTests {
       #expect(try VipsImage.load(bytes: odd).iccProfile == nil)
     }
   }
+
+  @Test("the preview page shows every file of the plan, dark and Display P3 ones too, each served")
+  func previewPage() async throws {
+    let harness = try Self.harness()
+    defer { harness.remove() }
+    let (_, app) = try harness.server()
+    try await app.test(.router) { client in
+      let page = try await client.execute(uri: "/", method: .get) { $0.text }
+      let sources = page.components(separatedBy: "<img src=\"").dropFirst().map {
+        String($0.prefix(while: { $0 != "\"" }))
+      }
+      let photos = sources.filter { $0.hasPrefix("/unsafe/variants/Photos/") }.map {
+        String($0.dropFirst("/unsafe/variants/Photos/".count))
+      }
+      #expect(Set(photos) == Set(Self.files), "\(photos)")
+      #expect(sources.contains("/unsafe/flag/Flags/Italy@2x.png"), "\(sources)")
+      for source in sources {
+        try await client.execute(uri: source, method: .get) {
+          #expect($0.status == .ok, "\(source)")
+        }
+      }
+    }
+  }
 }

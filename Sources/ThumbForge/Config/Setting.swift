@@ -156,7 +156,7 @@ extension Setting {
       "Seconds a request waits for its render before it gets 503."),
     Setting(
       "preview", type: ConfigValue<Bool>.bool.summary, default: "on for loopback only",
-      "The preview page at `/`: every asset with each recipe at 1x, 2x and 3x."
+      "The preview page at `/`: every asset with each file of its recipes (every scale, dark, Display P3)."
     ) { node, config throws(ConfigError) in
       config.serve.preview = try ConfigValue<Bool>.bool.read(node)
     },

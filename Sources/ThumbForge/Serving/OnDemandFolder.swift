@@ -95,14 +95,17 @@ public struct OnDemandFolder: Sendable {
     jobs[asset]?.imageSets.map(\.recipe.name) ?? []
   }
 
-  /// The light sRGB outputs the catalog's plan gives `asset`: recipe, scale and format of
-  /// each (the dark and Display P3 files are named by adding `~dark` and `~P3` to the asset).
+  /// The outputs the catalog's plan gives `asset`, each as a request names it: recipe,
+  /// scale, format, and the suffix added to the asset's name (`""`, `~dark`, `~P3` or
+  /// `~dark~P3`; see ``request(asset:recipe:scale:format:)``).
   public func catalogOutputs(of asset: String) -> [(
-    recipe: String, scale: Int, format: ImageFormat
+    recipe: String, scale: Int, format: ImageFormat, suffix: String
   )] {
     (jobs[asset]?.imageSets ?? []).flatMap { set in
-      set.outputs.filter { !$0.isDark && $0.displayGamut == .sRGB && $0.scale > 0 }.map {
-        (set.recipe.name, $0.scale, $0.format)
+      set.outputs.filter { $0.scale > 0 }.map {
+        let suffix =
+          ($0.isDark ? Self.darkSuffix : "") + ($0.displayGamut == .displayP3 ? Self.p3Suffix : "")
+        return (set.recipe.name, $0.scale, $0.format, suffix)
       }
     }
   }

@@ -2,8 +2,8 @@ internal import ThumbForge
 internal import Vips
 
 /// The preview page at `/`: every asset of the folder with each of its recipes at every
-/// scale the catalog has (dark appearances and Display P3 files too), each image loaded from the server itself (signed when the server
-/// signs) — a live contact sheet for designers.
+/// scale the catalog has (dark appearances and Display P3 files too), each image loaded from
+/// the server itself (signed when the server signs) — a live contact sheet for designers.
 struct PreviewPage {
   let folder: OnDemandFolder
   let signer: URLSigner?

@@ -92,14 +92,11 @@ struct ServerBehaviourTests {
     // meets a busy worker however fast or slow this machine renders. (Waiting for a real
     // render to be under way raced with it: a render that ended before the wait looked
     // left the test waiting forever.)
-    let released = Mutex(false)
+    let hold = HeldRender()
     let held = Task {
-      try await server.coordinator.output(for: "held", timeout: .seconds(120)) {
-        while !released.withLock({ $0 }) { usleep(1000) }
-        return .success([])
-      }
+      try await server.coordinator.output(for: "held", timeout: .seconds(120)) { hold.work() }
     }
-    defer { released.withLock { $0 = true } }
+    defer { hold.release() }
     let deadline = ContinuousClock.now + .seconds(30)
     while server.coordinator.depth.running == 0 {
       try #require(ContinuousClock.now < deadline, "the held render never started")
@@ -110,7 +107,7 @@ struct ServerBehaviourTests {
         #expect(response.status == .tooManyRequests)
         #expect(response.headers[.retryAfter] == "1")
       }
-      released.withLock { $0 = true }
+      hold.release()
       // The held render made no output, so its one waiter is told so…
       await #expect(throws: OnDemandError.self) { _ = try await held.value }
       // …and the worker is free again: the same request now renders.
@@ -183,16 +180,13 @@ struct ServerBehaviourTests {
   @Test("a render that outlasts the timeout is answered 503; its result still arrives")
   func coordinatorTimeout() async throws {
     let coordinator = RenderCoordinator(workers: 1, queueLimit: 1)
-    let released = Mutex(false)
+    let hold = HeldRender()
     await #expect(throws: RenderCoordinator.Refusal.timedOut) {
       _ = try await coordinator.output(
         for: String(repeating: "a", count: 64), timeout: .milliseconds(50)
-      ) {
-        while !released.withLock({ $0 }) { usleep(1000) }
-        return .success([])
-      }
+      ) { hold.work() }
     }
-    released.withLock { $0 = true }
+    hold.release()
   }
 
   @Test("untrusted folders get the lower pixel limit unless the file sets one")
@@ -255,5 +249,17 @@ struct ServerBehaviourTests {
     ])
     #expect(cold == afterOthers)
     #expect(try VipsImage.load(bytes: cold).width == 1200)
+  }
+}
+
+/// A render that keeps its worker busy until the test releases it, and makes no output.
+final class HeldRender: Sendable {
+  private let released = Mutex(false)
+
+  func release() { released.withLock { $0 = true } }
+
+  func work() -> Result<[RenderedOutput], OnDemandError> {
+    while !released.withLock({ $0 }) { usleep(1000) }
+    return .success([])
   }
 }

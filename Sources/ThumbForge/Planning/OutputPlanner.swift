@@ -117,7 +117,8 @@ struct OutputPlanner {
 
   /// The vector master itself, copied, as a single-scale image.
   func keptVector(_ master: Master, dark: Bool) -> PlannedOutput {
-    let fileName = "\(asset)\(dark ? "~dark" : "").\(master.fileExtension)"
+    let fileName =
+      "\(asset)\(Self.variantSuffix(dark: dark, gamut: .sRGB)).\(master.fileExtension)"
     return PlannedOutput(
       scale: 0, isDark: dark, pixelSize: master.pixelSize, resizeTo: master.pixelSize, crop: nil,
       master: master.path, mode: .copy, format: .png, fileName: fileName,
@@ -176,9 +177,19 @@ struct OutputPlanner {
   private func fileName(scale: Int, dark: Bool, gamut: DisplayGamut, format: ImageFormat)
     -> String
   {
-    let p3 = gamut == .displayP3 ? "~P3" : ""
-    return "\(asset)\(dark ? "~dark" : "")\(p3)@\(scale)x.\(format.fileExtension)"
+    "\(asset)\(Self.variantSuffix(dark: dark, gamut: gamut))@\(scale)x.\(format.fileExtension)"
   }
+
+  /// What an output's file name adds to the asset's name: `~dark` for the dark appearance,
+  /// then `~P3` for a Display P3 file. `serve`'s request names use the same suffixes.
+  static func variantSuffix(dark: Bool, gamut: DisplayGamut) -> String {
+    (dark ? darkFileSuffix : "") + (gamut == .displayP3 ? p3FileSuffix : "")
+  }
+
+  /// The dark appearance's file-name suffix (not the configurable suffix of dark masters).
+  static let darkFileSuffix = "~dark"
+  /// A Display P3 file's file-name suffix.
+  static let p3FileSuffix = "~P3"
 
   /// `auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, else JPEG.
   func outputFormat(master: Master, hasAlpha: Bool) -> ImageFormat {

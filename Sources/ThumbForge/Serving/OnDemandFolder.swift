@@ -103,9 +103,10 @@ public struct OnDemandFolder: Sendable {
   )] {
     (jobs[asset]?.imageSets ?? []).flatMap { set in
       set.outputs.filter { $0.scale > 0 }.map {
-        let suffix =
-          ($0.isDark ? Self.darkSuffix : "") + ($0.displayGamut == .displayP3 ? Self.p3Suffix : "")
-        return (set.recipe.name, $0.scale, $0.format, suffix)
+        (
+          set.recipe.name, $0.scale, $0.format,
+          OutputPlanner.variantSuffix(dark: $0.isDark, gamut: $0.displayGamut)
+        )
       }
     }
   }
@@ -157,9 +158,9 @@ public struct OnDemandFolder: Sendable {
     }
     let alone = Job(source: job.source, imageSets: [set])
     return OnDemandRequest(
-      asset: asset, job: alone, set: set, output: output, isCatalogJob: false,
-      decodesWhole: Self.singleRasterMaster(of: Self.work(of: alone), alone.source.allMasters)
-        != nil)
+      asset: asset, job: alone, set: set, output: output,
+      wholeDecodeMaster: Self.singleRasterMaster(
+        of: Self.work(of: alone), alone.source.allMasters))
   }
 
   /// The asset, appearance and gamut a request's name gives: the name itself when it is an
@@ -168,21 +169,17 @@ public struct OnDemandFolder: Sendable {
     guard jobs[name] == nil, problems[name] == nil else { return (name, false, .sRGB) }
     var stem = Substring(name)
     var gamut = DisplayGamut.sRGB
-    if stem.hasSuffix(Self.p3Suffix) {
+    if stem.hasSuffix(OutputPlanner.p3FileSuffix) {
       gamut = .displayP3
-      stem = stem.dropLast(Self.p3Suffix.count)
+      stem = stem.dropLast(OutputPlanner.p3FileSuffix.count)
     }
-    let isDark = stem.hasSuffix(Self.darkSuffix)
-    if isDark { stem = stem.dropLast(Self.darkSuffix.count) }
+    let isDark = stem.hasSuffix(OutputPlanner.darkFileSuffix)
+    if isDark { stem = stem.dropLast(OutputPlanner.darkFileSuffix.count) }
     guard !stem.isEmpty, !stem.hasSuffix("/"), isDark || gamut != .sRGB else {
       return (name, false, .sRGB)
     }
     return (String(stem), isDark, gamut)
   }
-
-  /// The suffixes of output file names (not the configurable suffix of dark masters).
-  private static let darkSuffix = "~dark"
-  private static let p3Suffix = "~P3"
 
   /// Why `source` has no output of that appearance and gamut at all, if that is why.
   private static func missingVariant(
@@ -249,9 +246,8 @@ public struct OnDemandFolder: Sendable {
     let renderer = Renderer(
       folder: workspace.folder, failOn: config.failOn, limitInputPixels: config.limitInputPixels)
     let work = Self.work(of: request.job)
-    let masters = request.job.source.allMasters
     let files: [RenderedFile]
-    if request.decodesWhole, let master = Self.singleRasterMaster(of: work, masters) {
+    if let master = request.wholeDecodeMaster {
       do {
         let image = try decoded.image(for: master.hash + "\n" + config.failOn.rawValue) {
           () throws(VipsError) in try renderer.decodeWhole(master)
@@ -261,7 +257,7 @@ public struct OnDemandFolder: Sendable {
         throw .undecodable("\(master.path): \(ErrorWording.describe(error))")
       }
     } else {
-      let result = renderer.render(work, masters: masters)
+      let result = renderer.render(work, masters: request.job.source.allMasters)
       if let problem = result.problems.first { throw .undecodable(problem.description) }
       files = result.files
     }

@@ -8,18 +8,10 @@ public struct OnDemandRequest: Sendable {
   let job: Job
   let set: PlannedImageSet
   let output: PlannedOutput
-  /// Whether the job is the catalog plan's own (rendered as `build` renders it), rather
-  /// than one planned for this request alone.
-  var isCatalogJob = true
-  /// Whether the job renders from its master decoded whole and kept (a job of its own whose
-  /// outputs all come from one raster master, in sRGB), rather than as `build` renders.
-  var decodesWhole = false
-
-  /// Whether the output is the dark appearance's.
-  public var isDark: Bool { output.isDark }
-
-  /// The output's colour space: sRGB, or Display P3 for a wide-gamut master's sibling.
-  public var displayGamut: DisplayGamut { output.displayGamut }
+  /// The master the job renders from, decoded whole and kept: set for a job planned for
+  /// this request alone whose outputs all come from one raster master, in sRGB. `nil` when
+  /// the job renders as `build` renders it (the catalog plan's own jobs, and the others).
+  var wholeDecodeMaster: Master? = nil
 
   /// The content address of the output: the imageset's key (the whole job's plan, tool and
   /// libvips versions, `fail-on`), the output's path and every master's content hash.
@@ -37,7 +29,7 @@ public struct OnDemandRequest: Sendable {
   func cacheKey(set: PlannedImageSet, output: PlannedOutput) -> String {
     // A master decoded whole is another method, so another address than the same output
     // rendered as `build` renders it would have.
-    var text = set.key + "\n" + output.path + (decodesWhole ? "\nwhole-decode" : "")
+    var text = set.key + "\n" + output.path + (wholeDecodeMaster != nil ? "\nwhole-decode" : "")
     for master in manifestSources { text += "\n" + master.path + "\t" + master.hash }
     return ContentHash.of(string: text)
   }

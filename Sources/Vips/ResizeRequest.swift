@@ -16,8 +16,10 @@ public struct ResizeRequest: Sendable, Hashable {
   /// The pixels the request produces: `region`, or the whole resized image.
   public var area: VipsRect { region ?? VipsRect(x: 0, y: 0, width: width, height: height) }
 
-  /// ``area``, after checking that it lies inside the resized image.
+  /// ``area``, after checking that it lies inside the resized image, and that libvips can
+  /// describe that image (``PixelCount/maxSide``), even when only the area is computed.
   func checkedArea() throws(VipsError) -> VipsRect {
+    try PixelCount.checkSides(width, height, "resize")
     let area = self.area
     guard width > 0, height > 0, area.x >= 0, area.y >= 0, area.width > 0, area.height > 0,
       area.x + area.width <= width, area.y + area.height <= height

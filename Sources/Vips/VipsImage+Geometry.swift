@@ -1,3 +1,5 @@
+internal import CVips
+
 extension VipsImage {
   /// Resizes by a factor (and optionally a separate vertical factor).
   public func resize(scale: Double, verticalScale: Double? = nil, kernel: Kernel = .lanczos3)
@@ -47,6 +49,19 @@ extension VipsImage {
         "input": .image(self), "width": .int(width), "height": .int(height),
         "interesting": .string(interesting.rawValue),
       ])
+  }
+
+  /// Where ``smartCrop(width:height:interesting:)`` would cut: the `width` × `height`
+  /// rectangle of this image that libvips finds most interesting.
+  public func smartCropRect(width: Int, height: Int, interesting: Interesting) throws(VipsError)
+    -> VipsRect
+  {
+    let cropped = try smartCrop(width: width, height: height, interesting: interesting)
+    // extract_area records where it cut as the negated offsets of its result.
+    return VipsRect(
+      x: -Int(vips_image_get_xoffset(cropped.pointer)),
+      y: -Int(vips_image_get_yoffset(cropped.pointer)), width: cropped.width,
+      height: cropped.height)
   }
 
   /// How `embed` fills the new area.

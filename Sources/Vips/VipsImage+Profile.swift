@@ -121,6 +121,7 @@ extension VipsImage {
     throws(VipsError) -> VipsImage
   {
     precondition(bytes.count == width * height * bands, "pixels: wrong byte count")
+    try PixelCount.checkSides(width, height, "new_from_memory_copy")
     let made = bytes.withUnsafeBytes {
       vips_image_new_from_memory_copy(
         $0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)

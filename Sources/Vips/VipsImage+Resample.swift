@@ -22,12 +22,13 @@ extension VipsImage {
         .crop(x: area.x, y: area.y, width: area.width, height: area.height)
     }
     let source = try copiedToMemory()
+    let target = try CResize(request: ResizeRequest(width: width, height: height, region: area))
     let result = try Self.newMemoryImage(like: source, width: area.width, height: area.height)
     let status = cresample(
       cvips_image_data(source.pointer).assumingMemoryBound(to: UInt8.self),
       Int32(source.width), Int32(source.height), Int32(source.bands),
-      cvips_image_line_bytes(source.pointer), Int32(width), Int32(height),
-      Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), native,
+      cvips_image_line_bytes(source.pointer), target.width, target.height,
+      target.x, target.y, target.areaWidth, target.areaHeight, native,
       cvips_image_data(result.pointer).assumingMemoryBound(to: UInt8.self))
     guard status == 0 else {
       throw VipsError(context: "resize", message: "out of memory resampling to \(width)x\(height)")
@@ -65,6 +66,7 @@ extension VipsImage {
   fileprivate static func newMemoryImage(like: VipsImage, width: Int, height: Int)
     throws(VipsError) -> VipsImage
   {
+    try PixelCount.checkSides(width, height, "new_memory")
     guard
       let out = VipsLock.withLock({
         cvips_image_new_memory_like(like.pointer, Int32(width), Int32(height))
@@ -115,11 +117,12 @@ extension VipsImage {
     defer { streams.forEach { cresample_stream_free($0) } }
     for request in requests {
       let area = request.area
+      let target = try CResize(request: request)
       let image = try Self.newMemoryImage(like: self, width: area.width, height: area.height)
       guard
         let stream = cresample_stream_new(
-          Int32(width), Int32(height), Int32(bands), Int32(request.width), Int32(request.height),
-          Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height),
+          Int32(width), Int32(height), Int32(bands), target.width, target.height,
+          target.x, target.y, target.areaWidth, target.areaHeight,
           request.kernel.resampleKernel!,
           cvips_image_data(image.pointer).assumingMemoryBound(to: UInt8.self))
       else {
@@ -157,6 +160,29 @@ extension VipsImage {
         context: "resize", message: "the image ended before every resize was complete")
     }
     return (images, half)
+  }
+}
+
+/// A resize's sizes as the resampler's 32-bit integers, checked once
+/// (``PixelCount``): the image it stands for may be far larger than what is computed of it,
+/// but no side may pass libvips' limit.
+private struct CResize {
+  var width: Int32
+  var height: Int32
+  var x: Int32
+  var y: Int32
+  var areaWidth: Int32
+  var areaHeight: Int32
+
+  init(request: ResizeRequest) throws(VipsError) {
+    let area = request.area
+    try PixelCount.checkSides(request.width, request.height, "resize")
+    width = try PixelCount.int32(request.width, "resize")
+    height = try PixelCount.int32(request.height, "resize")
+    x = try PixelCount.int32(area.x, "resize")
+    y = try PixelCount.int32(area.y, "resize")
+    areaWidth = try PixelCount.int32(area.width, "resize")
+    areaHeight = try PixelCount.int32(area.height, "resize")
   }
 }
 

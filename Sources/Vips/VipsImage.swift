@@ -35,6 +35,27 @@ public final class VipsImage: Sendable {
   public var orientation: Int { Int(cvips_get_int(pointer, "orientation", 1)) }
   /// Whether an ICC profile is embedded.
   public var hasICCProfile: Bool { vips_image_get_typeof(pointer, "icc-profile-data") != 0 }
+  /// Whether the file carried metadata a build strips: EXIF, XMP, IPTC, or text comments
+  /// (PNG text chunks, JPEG and GIF comments). The ICC profile is not counted here
+  /// (``hasICCProfile``).
+  public var hasMetadata: Bool {
+    guard let fields = vips_image_get_fields(pointer) else { return false }
+    defer { g_strfreev(fields) }
+    var index = 0
+    while let field = fields[index] {
+      let name = String(cString: field)
+      if Self.metadataPrefixes.contains(where: { name.hasPrefix($0) }) { return true }
+      index += 1
+    }
+    return false
+  }
+
+  /// Header fields that hold a file's metadata (libvips' names).
+  private static let metadataPrefixes = [
+    "exif-", "xmp-data", "iptc-data", "png-comment-", "jpeg-comment", "gif-comment",
+    "heif-comment",
+  ]
+
   /// Number of pages (frames) in the file the image came from (1 when unknown).
   public var pageCount: Int { Int(cvips_get_int(pointer, "n-pages", 1)) }
   /// The loader that produced the image, such as `jpegload` or `svgload`, when known.
@@ -68,8 +89,9 @@ public final class VipsImage: Sendable {
 
   /// Sets an integer header field on a copy of the image (used to tag EXIF orientation).
   public func settingInt(_ name: String, _ value: Int) throws(VipsError) -> VipsImage {
+    let narrow = try PixelCount.int32(value, name)
     let copy = try VipsOperation.image("copy", ["in": .image(self)])
-    vips_image_set_int(copy.pointer, name, Int32(value))
+    vips_image_set_int(copy.pointer, name, narrow)
     return copy
   }
 

@@ -169,17 +169,20 @@ enum VipsOperation {
     switch argument {
     case .int(let number):
       switch fundamental {
-      case cvips_type_int(): g_value_set_int(&value, Int32(clamping: number))
+      case cvips_type_int():
+        g_value_set_int(&value, try PixelCount.int32(number, "\(operation) \(key)"))
       case cvips_type_uint64(): g_value_set_uint64(&value, guint64(max(0, number)))
       case cvips_type_double(): g_value_set_double(&value, Double(number))
       case cvips_type_boolean(): g_value_set_boolean(&value, number != 0 ? 1 : 0)
-      case cvips_type_enum(): g_value_set_enum(&value, Int32(number))
+      case cvips_type_enum():
+        g_value_set_enum(&value, try PixelCount.int32(number, "\(operation) \(key)"))
       default: throw mismatch()
       }
     case .double(let number):
       switch fundamental {
       case cvips_type_double(): g_value_set_double(&value, number)
-      case cvips_type_int(): g_value_set_int(&value, Int32(number.rounded()))
+      case cvips_type_int():
+        g_value_set_int(&value, try PixelCount.int32(rounding: number, "\(operation) \(key)"))
       default: throw mismatch()
       }
     case .bool(let flag):

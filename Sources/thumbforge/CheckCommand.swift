@@ -7,7 +7,7 @@ struct CheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
     abstract:
-      "Exit 1 when the catalog or manifest is stale, missing, edited by hand or orphaned; write nothing."
+      "Exit 1 when the catalog, manifest or Swift accessors file is stale, missing, edited by hand or orphaned; write nothing."
   )
 
   @Argument(help: "The asset folder.", completion: .directory)
@@ -15,9 +15,15 @@ struct CheckCommand: ParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
+  @Option(
+    name: .long,
+    help: "The Swift constants file the build wrote (default: the configuration's 'swift').")
+  var swift: String?
+
   func run() throws {
     var options = common.buildOptions(folder: folder)
     options.mode = .check
+    options.swiftFile = swift.map { URL(fileURLWithPath: $0) }
     let engine = try Runner.engine(options)
     let report = try engine.run()
     if common.json {

@@ -100,7 +100,10 @@ struct ShardMergeTests {
     #expect(
       single.changedContent(comparedTo: FolderSnapshot(merged, skipHidden: true)).prefix(5) == [])
     expectExit(
-      try await box.check(["--output", merged.appendingPathComponent("Assets.xcassets").path]), 0)
+      try await box.check([
+        "--output", merged.appendingPathComponent("Assets.xcassets").path, "--swift",
+        merged.appendingPathComponent("Asset.swift").path,
+      ]), 0)
 
     // Shard 3 killed as soon as it has written something, then run again from scratch.
     try FileManager.default.removeItem(at: folders[2])

@@ -38,7 +38,7 @@ struct ProbeCacheTests {
     #expect(ProbeCache.read(at: url) == ProbeCache())
     try Data("{\"version\": 1}".utf8).write(to: url)
     #expect(ProbeCache.read(at: url) == ProbeCache())
-    try Data("thumbforge-cache 3\nS\tx\tnot-a-number\t1\th\t1\t1\t0\t0\t0\nO\ty\t5\t6\th\n".utf8)
+    try Data("thumbforge-cache 4\nS\tx\tnot-a-number\t1\th\t1\t1\t0\t0\t0\nO\ty\t5\t6\th\n".utf8)
       .write(to: url)
     let cache = ProbeCache.read(at: url)
     #expect(cache.sources.isEmpty && cache.outputs["y"]?.byteSize == 5)

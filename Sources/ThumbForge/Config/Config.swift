@@ -26,6 +26,9 @@ public struct Config: Sendable, Equatable {
   public var concurrency: Int = 0
   /// Largest input accepted, in pixels (sharp's default: 0x3FFF²).
   public var limitInputPixels: Int = 268_402_689
+  /// Largest image a render holds whole after decoding, in pixels: an output, a smart
+  /// crop's working image, a vector rasterisation (see ``RenderCost``).
+  public var limitRenderPixels: Int = 268_402_689
   /// How strictly damaged masters are rejected.
   public var failOn: FailOn = .warning
   /// Whether catalog groups add their name to asset names.

@@ -75,6 +75,10 @@ extension Setting {
       config.limitInputPixelsIsSet = true
     },
     Setting(
+      "limit-render-pixels", \.limitRenderPixels, .integer(1...Int.max),
+      "Refuse a render that would hold a larger image whole: an output, a smart crop's working image, a vector rasterisation (see *Limits and memory*)."
+    ),
+    Setting(
       "fail-on", \.failOn, .choice(FailOn.self),
       "How strictly damaged masters are refused (libvips' `fail-on`)."),
     Setting(

@@ -14,7 +14,8 @@ public struct Master: Hashable, Sendable, Codable {
   public var pixelSize: PixelSize
   /// Whether the master has an alpha channel (vectors always do).
   public var hasAlpha: Bool
-  /// Whether the master can be copied as-is: 8-bit sRGB, upright, no ICC profile.
+  /// Whether the master can be copied as-is: 8-bit sRGB, upright, no ICC profile and no
+  /// metadata (EXIF, XMP, IPTC, comments), so a copy is what a render would promise.
   public var isPlainSRGB: Bool
   /// Whether the master's ICC profile reaches well beyond sRGB (Display P3, Adobe RGB,
   /// ProPhoto …): only such masters get Display P3 files (`display-gamut`).

@@ -43,7 +43,7 @@ enum MasterProbe {
       width: rotated ? image.height : image.width, height: rotated ? image.width : image.height,
       hasAlpha: image.hasAlpha,
       isPlainSRGB: image.interpretation == .srgb && image.format == .uchar
-        && image.orientation == 1 && !image.hasICCProfile,
+        && image.orientation == 1 && !image.hasICCProfile && !image.hasMetadata,
       isWideGamut: image.gamutBeyondSRGB() > wideGamutThreshold)
     return check(result, file: file, limit: limitInputPixels)
   }

@@ -9,7 +9,8 @@ public struct Problem: Error, Hashable, Sendable, Codable, CustomStringConvertib
 
   /// What sort of problem a ``Problem`` is.
   public enum Kind: Sendable, Hashable {
-    /// A master over `limit-input-pixels`.
+    /// A master over `limit-input-pixels`, or a render over `limit-render-pixels` or
+    /// libvips' largest side.
     case tooLarge
     /// A master that cannot be read or decoded.
     case undecodable

@@ -24,13 +24,21 @@ enum Geometry {
       height: widthBound ? clamp(height.rounded(), box.height) : box.height)
   }
 
+  /// `value` rounded to an `Int`, saturating at ±2⁶² instead of trapping (NaN gives 0): a
+  /// size that large is refused by ``RenderLimits`` before anything is made.
+  static func saturatingInt(_ value: Double) -> Int {
+    guard !value.isNaN else { return 0 }
+    let bound = Double(1 << 62)
+    return Int(min(bound, max(-bound, value.rounded())))
+  }
+
   /// The size of `source` scaled to cover `box`: at least the box on both axes, equal on
   /// at least one.
   static func fillSize(_ source: PixelSize, covering box: PixelSize) -> PixelSize {
     let scale = fillScale(source, covering: box)
     return PixelSize(
-      width: max(box.width, Int((Double(source.width) * scale).rounded())),
-      height: max(box.height, Int((Double(source.height) * scale).rounded())))
+      width: max(box.width, saturatingInt(Double(source.width) * scale)),
+      height: max(box.height, saturatingInt(Double(source.height) * scale)))
   }
 
   /// The `box` of `scaled` whose centre is as near `focus` (fractions of `scaled`) as the
@@ -40,7 +48,7 @@ enum Geometry {
   {
     func start(_ centre: Double, _ length: Int, _ total: Int) -> Int {
       let spare = max(0, total - length)
-      let wanted = Int((centre * Double(total) - Double(length) / 2).rounded())
+      let wanted = saturatingInt(centre * Double(total) - Double(length) / 2)
       return min(spare, max(0, wanted))
     }
     return PixelRect(
@@ -80,6 +88,6 @@ enum Geometry {
   }
 
   private static func clamp(_ value: Double, _ limit: Int) -> Int {
-    min(limit, max(1, Int(value)))
+    min(limit, max(1, saturatingInt(value)))
   }
 }

@@ -11,8 +11,10 @@ public struct PointSize: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The pixel size at a display scale, rounding half away from zero, never below 1.
   public func pixels(scale: Int) -> PixelSize {
     PixelSize(
-      width: max(1, Int((width * Double(scale)).rounded(.toNearestOrAwayFromZero))),
-      height: max(1, Int((height * Double(scale)).rounded(.toNearestOrAwayFromZero))))
+      width: max(
+        1, Geometry.saturatingInt((width * Double(scale)).rounded(.toNearestOrAwayFromZero))),
+      height: max(
+        1, Geometry.saturatingInt((height * Double(scale)).rounded(.toNearestOrAwayFromZero))))
   }
 
   /// `908.3 × 741.7 pt`: as people write sizes in messages.

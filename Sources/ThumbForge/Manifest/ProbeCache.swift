@@ -11,7 +11,7 @@ internal import Foundation
 /// is always safe. Stored as tab-separated lines: it is read on every run, and a line
 /// format parses many times faster than JSON for tens of thousands of entries.
 struct ProbeCache: Sendable, Equatable {
-  static let header = "thumbforge-cache 3"
+  static let header = "thumbforge-cache 4"
 
   /// Masters, by asset-folder-relative path.
   var sources: [String: ProbeResult] = [:]

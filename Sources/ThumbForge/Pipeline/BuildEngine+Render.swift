@@ -33,7 +33,7 @@ extension BuildEngine {
     try state.pending.write(Set(decision.toRender.map(\.set.folder)))
     let renderer = Renderer(
       folder: workspace.folder, failOn: workspace.config.failOn,
-      limitInputPixels: workspace.config.limitInputPixels)
+      limits: RenderLimits(workspace.config))
     let render = { @Sendable (index: Int, sets: [PlannedImageSet]) in
       Self.renderJob(
         plan.jobs[index], sets: sets, renderer: renderer, writer: writer, previous: previous)

@@ -55,7 +55,10 @@ public struct BuildEngine: Sendable {
     for note in report.notes { onEvent(.note(note)) }
     if options.mode == .check {
       Self.discardInBackground(state, found, plan, previous, decision)
-      return report.checked(decision)
+      var checked = report.checked(decision)
+      checked.stale += stateFileDifferences(
+        decision, previous: previous, catalogUpToDate: checked.stale.isEmpty)
+      return checked
     }
 
     let writer = CatalogWriter(catalog: workspace.catalog, config: workspace.config)

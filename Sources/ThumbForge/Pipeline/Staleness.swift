@@ -145,6 +145,12 @@ struct Staleness: Sendable {
         ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
       reasons.append(StaleItem(kind: .stale, path: set.folder, detail: detail))
     }
+    if !Self.recordsPlan(entry, of: set) {
+      reasons.append(
+        StaleItem(
+          kind: .modified, path: set.folder,
+          detail: "the manifest records other files or sizes than the plan"))
+    }
     reasons += fileDifferences(entry, in: workspace.catalog.path, into: &outcome)
     if reasons.isEmpty {
       outcome.upToDate.append((set.outputs.count, entry))
@@ -153,6 +159,24 @@ struct Staleness: Sendable {
     } else {
       outcome.toRender.append(Decision(jobIndex: jobIndex, set: set, reasons: reasons))
     }
+  }
+
+  /// Whether `entry` records exactly the files and pixel sizes `set` plans (a build writes
+  /// what it planned; a manifest edited by hand may not say so).
+  static func recordsPlan(_ entry: ManifestImageSet, of set: PlannedImageSet) -> Bool {
+    guard entry.outputs.count == set.outputs.count else { return false }
+    let recorded = Set(
+      entry.outputs.map { RecordedSize(path: $0.path, width: $0.width, height: $0.height) })
+    return set.outputs.allSatisfy {
+      recorded.contains(
+        RecordedSize(path: $0.path, width: $0.pixelSize.width, height: $0.pixelSize.height))
+    }
+  }
+
+  private struct RecordedSize: Hashable {
+    var path: String
+    var width: Int
+    var height: Int
   }
 
   /// `regenerate` patterns that match no asset of the plan.

@@ -77,11 +77,14 @@ struct AppIconPlanner {
     let appearance = slot.appearance == .any ? "" : "~" + slot.appearance.rawValue
     let platform = slot.idiom == "mac" ? "-mac" : ""
     let fileName = "\(asset)\(appearance)\(platform)-\(slot.pixels).png"
-    return PlannedOutput(
+    var output = PlannedOutput(
       scale: 1, isDark: slot.appearance == .dark, pixelSize: box, resizeTo: resized,
       crop: Geometry.cropRect(resized, to: box, gravity: .center), master: master.path,
       mode: .render, format: .png, fileName: fileName, path: folder + "/" + fileName,
       upscale: !master.isVector && factor > 1.0001 ? factor : nil,
       isTinted: slot.appearance == .tinted, isOpaque: slot.isOpaque)
+    output.cost = RenderCost.planned(
+      master: master, resizeTo: resized, pixelSize: box, smartCrop: false)
+    return output
   }
 }

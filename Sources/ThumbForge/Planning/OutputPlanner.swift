@@ -42,11 +42,8 @@ struct OutputPlanner {
       } else if !recipe.gravity.isSmart {
         crop = Geometry.cropRect(resized, to: box, gravity: recipe.gravity)
       }
-      if recipe.kind == .flag && recipe.strokeAlignment == .center && recipe.strokeWidth > 0 {
-        let grow = Int((recipe.strokeWidth * Double(scale)).rounded())
-        pixelSize = PixelSize(width: box.width + grow, height: box.height + grow)
-      }
     }
+    pixelSize = grown(pixelSize, scale: scale)
     var warning: String?
     if !master.isVector && factor > 1.0001 {
       let text =
@@ -89,10 +86,7 @@ struct OutputPlanner {
         ?? Geometry.cropRect(size, to: pixelSize, gravity: .center)
     }
     let cropped = pixelSize
-    if recipe.kind == .flag && recipe.strokeAlignment == .center && recipe.strokeWidth > 0 {
-      let grow = Int((recipe.strokeWidth * Double(scale)).rounded())
-      pixelSize = PixelSize(width: pixelSize.width + grow, height: pixelSize.height + grow)
-    }
+    pixelSize = grown(pixelSize, scale: scale)
     let warning =
       "\(slot): \(master.path) (\(size)) is smaller than the box (\(box)); kept at \(cropped) (upscale: keep)"
     return .output(
@@ -119,11 +113,13 @@ struct OutputPlanner {
   func keptVector(_ master: Master, dark: Bool) -> PlannedOutput {
     let fileName =
       "\(asset)\(Self.variantSuffix(dark: dark, gamut: .sRGB)).\(master.fileExtension)"
-    return PlannedOutput(
+    var output = PlannedOutput(
       scale: 0, isDark: dark, pixelSize: master.pixelSize, resizeTo: master.pixelSize, crop: nil,
       master: master.path, mode: .copy, format: .png, fileName: fileName,
       path: folder + "/" + fileName,
       upscale: nil)
+    output.cost = RenderCost.whole(master)
+    return output
   }
 
   private func variant(
@@ -167,10 +163,23 @@ struct OutputPlanner {
   ) -> PlannedOutput {
     let format = outputFormat(master: master, hasAlpha: hasAlpha)
     let fileName = fileName(scale: scale, dark: dark, gamut: .sRGB, format: format)
-    return PlannedOutput(
+    var output = PlannedOutput(
       scale: scale, isDark: dark, pixelSize: pixelSize, resizeTo: resizeTo, crop: crop,
       master: master.path, mode: mode, format: format, fileName: fileName,
       path: folder + "/" + fileName, upscale: upscale)
+    output.cost =
+      mode == .render
+      ? RenderCost.planned(
+        master: master, resizeTo: resizeTo, pixelSize: pixelSize,
+        smartCrop: recipe.kind.crops && crop == nil)
+      : RenderCost.whole(master)
+    return output
+  }
+
+  /// `size` on the canvas a centred stroke grows (``Recipe/canvasGrowth(scale:)``).
+  private func grown(_ size: PixelSize, scale: Int) -> PixelSize {
+    let grow = recipe.canvasGrowth(scale: scale)
+    return PixelSize(width: size.width + grow, height: size.height + grow)
   }
 
   /// `{asset}@2x.png`, `{asset}~dark@2x.png`, `{asset}~P3@2x.png`, `{asset}~dark~P3@2x.png`.

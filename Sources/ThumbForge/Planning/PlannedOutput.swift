@@ -30,4 +30,6 @@ public struct PlannedOutput: Hashable, Sendable, Codable {
   /// Flattened onto the recipe's background whatever the format (iOS app icons, which the
   /// App Store takes only without alpha).
   public var isOpaque = false
+  /// What rendering it costs, in pixels, checked against the limits before decoding.
+  public var cost = RenderCost(input: 0, working: 0, output: 0, largestSide: 0)
 }

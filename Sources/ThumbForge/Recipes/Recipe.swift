@@ -88,6 +88,21 @@ public struct Recipe: Hashable, Sendable, Codable {
     iconPlatforms = []
   }
 
+  /// Whether outputs get the rounded-corner mask and border of ``FlagShape``: a flag, or a
+  /// boxed recipe with a radius or a stroke.
+  var isShaped: Bool {
+    kind == .flag
+      || ([.fit, .fill, .tile].contains(kind) && (cornerRadius > 0 || strokeWidth > 0))
+  }
+
+  /// How many pixels a centred stroke adds to each axis of the canvas at `scale` (half the
+  /// line width per side, rounded as a whole), 0 when there is none. The planner adds it to
+  /// every output's size; ``FlagShape`` draws on exactly that canvas.
+  func canvasGrowth(scale: Int) -> Int {
+    guard isShaped, strokeAlignment == .center, strokeWidth > 0 else { return 0 }
+    return Geometry.saturatingInt(strokeWidth * Double(scale))
+  }
+
   /// Whether every output of this recipe carries alpha regardless of the master.
   public var alwaysHasAlpha: Bool {
     kind == .flag || (cornerRadius > 0 && kind != .variants)

@@ -11,7 +11,7 @@ struct FlagShape {
     let s = Double(scale)
     let radius = recipe.cornerRadius * s
     let stroke = recipe.strokeWidth * s
-    let grow = recipe.strokeAlignment == .center && stroke > 0 ? Int(stroke.rounded()) : 0
+    let grow = recipe.canvasGrowth(scale: scale)
     let inset = Double(grow) / 2
     let width = image.width + grow
     let height = image.height + grow

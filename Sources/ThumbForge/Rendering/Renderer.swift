@@ -6,19 +6,21 @@ internal import Vips
 struct Renderer: Sendable {
   var folder: URL
   var failOn: FailOn
-  /// The configuration's `limit-input-pixels`, held to again while decoding.
-  var limitInputPixels: Int
+  /// The configuration's limits, checked against each output's planned cost before its
+  /// master is decoded, and (`limit-input-pixels`) again while decoding.
+  var limits: RenderLimits
 
-  init(
-    folder: URL, failOn: FailOn = .warning,
-    limitInputPixels: Int = JPEGFile.defaultLimitInputPixels
-  ) {
+  init(folder: URL, failOn: FailOn = .warning, limits: RenderLimits = RenderLimits()) {
     self.folder = folder
     self.failOn = failOn
-    self.limitInputPixels = limitInputPixels
+    self.limits = limits
   }
 
+  /// The configuration's `limit-input-pixels`.
+  var limitInputPixels: Int { limits.inputPixels }
+
   /// Renders `outputs` (each with its recipe); failures become problems, others still render.
+  /// An output over a limit (``RenderLimits``) is refused before anything is decoded.
   func render(_ outputs: [(Recipe, PlannedOutput)], masters: [Master]) -> JobResult {
     var files: [RenderedFile] = []
     var problems: [Problem] = []
@@ -26,7 +28,14 @@ struct Renderer: Sendable {
     let grouped = Dictionary(grouping: outputs, by: { $0.1.master })
     for path in grouped.keys.sorted() {
       guard let master = byPath[path] else { continue }
-      let work = grouped[path]!
+      var work = grouped[path]!
+      let refusals = work.compactMap { limits.refusal(of: $0.1) }
+      if let first = refusals.first {
+        let more = refusals.count > 1 ? " (and \(refusals.count - 1) more outputs)" : ""
+        problems.append(Problem(path: path, reason: first + more, kind: .tooLarge))
+        work.removeAll { limits.refusal(of: $0.1) != nil }
+        if work.isEmpty { continue }
+      }
       do {
         files += try render(work, master: master)
       } catch let error as VipsError {
@@ -44,7 +53,18 @@ struct Renderer: Sendable {
     // instead of sRGB (only wide-gamut masters have them; an empty part decodes nothing).
     try DisplayGamut.allCases.flatMap { gamut in
       try render(work.filter { $0.1.displayGamut == gamut }, master: master, in: gamut.profile)
+    }.map { Self.asPlanned($0, work) }
+  }
+
+  /// `file` carrying its output exactly as planned (a crop decided while rendering is not
+  /// part of the plan).
+  static func asPlanned(_ file: RenderedFile, _ work: [(Recipe, PlannedOutput)]) -> RenderedFile {
+    guard let planned = work.first(where: { $0.1.path == file.output.path })?.1 else {
+      return file
     }
+    var same = file
+    same.output = planned
+    return same
   }
 
   /// Renders `work` (all of it in `profile`'s colour space) from `master`.
@@ -52,14 +72,16 @@ struct Renderer: Sendable {
     throws -> [RenderedFile]
   {
     let path = folder.appendingPathComponent(master.path).path
-    let toDecode = work.filter { $0.1.mode != .copy }
-    // Per-scale masters used as they are; read after the decoding work so their bytes are
-    // not alive during it.
+    let toDecode = try decidingEnlargedSmartCrops(
+      work.filter { $0.1.mode != .copy }, master: master, in: profile)
+    // Per-scale masters used as they are; read (and checked) after the decoding work so
+    // their bytes are not alive during it.
     let copies = { () throws -> [RenderedFile] in
-      try work.filter { $0.1.mode == .copy }.map { _, output in
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return RenderedFile(output: output, bytes: Array(data), hash: ContentHash.of(data))
-      }
+      let copied = work.filter { $0.1.mode == .copy }.map(\.1)
+      guard !copied.isEmpty else { return [] }
+      let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+      let hash = try VerifiedCopy(master: master, failOn: failOn).check(bytes)
+      return copied.map { RenderedFile(output: $0, bytes: bytes, hash: hash) }
     }
     guard !toDecode.isEmpty else { return try copies() }
     if master.isVector {
@@ -102,18 +124,27 @@ struct Renderer: Sendable {
 
   /// A raster master decoded whole, upright, 8-bit sRGB and in memory, for a caller that
   /// renders many outputs of it over time (`serve`'s outputs outside the catalog's plan).
+  ///
+  /// The master is held to `limit-input-pixels` here too, from its header (it may have been
+  /// replaced since the folder was scanned).
   func decodeWhole(_ master: Master) throws(VipsError) -> VipsImage {
     let path = folder.appendingPathComponent(master.path).path
-    return try prepare(VipsImage.load(path: path, options: LoadOptions(failOn: failOn)))
-      .copiedToMemory()
+    let loaded = try VipsImage.load(path: path, options: LoadOptions(failOn: failOn))
+    try limits.checkInput(loaded, path: master.path)
+    return try prepare(loaded).copiedToMemory()
   }
 
   /// Renders `work` from a master decoded by ``decodeWhole(_:)``: each output resized from
   /// the whole image (no shrink-on-load, whatever the sizes), so the bytes do not depend on
   /// which outputs are asked for together.
-  func render(_ work: [(Recipe, PlannedOutput)], decoded image: VipsImage) throws(VipsError)
-    -> [RenderedFile]
+  func render(_ planned: [(Recipe, PlannedOutput)], decoded image: VipsImage, master: Master)
+    throws(VipsError) -> [RenderedFile]
   {
+    if let refusal = planned.lazy.compactMap({ limits.refusal(of: $0.1) }).first {
+      throw VipsError(context: master.path, message: refusal)
+    }
+    let work = try decidingEnlargedSmartCrops(
+      planned, master: master, in: .sRGB, decoded: image)
     let requests = work.map { recipe, output in
       ResizeRequest(
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
@@ -124,7 +155,7 @@ struct Renderer: Sendable {
     try resizeInMemory(image, requests, whole: true) { index, sized throws(VipsError) in
       files[index] = try finish(sized, recipe: work[index].0, output: work[index].1, memo: memo)
     }
-    return work.indices.compactMap { files[$0] }
+    return work.indices.compactMap { files[$0] }.map { Self.asPlanned($0, planned) }
   }
 
   /// Every resize of an opaque image, made while the image is decoded (see
@@ -233,9 +264,11 @@ struct Renderer: Sendable {
     case .variants, .appicon:
       break  // an app icon's crop is made with its resize
     case .fit:
-      if recipe.pad
-        && (image.width != output.pixelSize.width || image.height != output.pixelSize.height)
-      {
+      // The padded canvas: the planned size, before a centred stroke grows it.
+      let grow = recipe.canvasGrowth(scale: output.scale)
+      let canvas = PixelSize(
+        width: output.pixelSize.width - grow, height: output.pixelSize.height - grow)
+      if recipe.pad && (image.width != canvas.width || image.height != canvas.height) {
         let color = recipe.background
         if color.alpha < 255 { image = try image.addingAlpha() }
         let background =
@@ -243,9 +276,8 @@ struct Renderer: Sendable {
           ? [Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha)]
           : [Double(color.red), Double(color.green), Double(color.blue)]
         image = try image.embed(
-          x: (output.pixelSize.width - image.width) / 2,
-          y: (output.pixelSize.height - image.height) / 2,
-          width: output.pixelSize.width, height: output.pixelSize.height, extend: .background,
+          x: (canvas.width - image.width) / 2, y: (canvas.height - image.height) / 2,
+          width: canvas.width, height: canvas.height, extend: .background,
           background: background)
       }
     case .fill, .tile, .flag:
@@ -268,6 +300,14 @@ struct Renderer: Sendable {
       image = try image.flattened(background: [
         Double(color.red), Double(color.green), Double(color.blue),
       ])
+    }
+    // The plan decided the size (the manifest and Contents.json record it): hold to it.
+    guard image.width == output.pixelSize.width, image.height == output.pixelSize.height else {
+      throw VipsError(
+        context: output.path,
+        message:
+          "internal error: rendered \(image.width)x\(image.height), planned \(output.pixelSize); please report it"
+      )
     }
     let file = try memo.encoded(
       image, as: output.format,

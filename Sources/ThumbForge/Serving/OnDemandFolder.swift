@@ -244,21 +244,28 @@ public struct OnDemandFolder: Sendable {
     throws(OnDemandError) -> [RenderedOutput]
   {
     let renderer = Renderer(
-      folder: workspace.folder, failOn: config.failOn, limitInputPixels: config.limitInputPixels)
+      folder: workspace.folder, failOn: config.failOn, limits: RenderLimits(config))
     let work = Self.work(of: request.job)
+    // Over a limit: refused from the plan, before anything is decoded (413).
+    if let refusal = work.lazy.compactMap({ renderer.limits.refusal(of: $0.1) }).first {
+      throw .tooLarge(refusal)
+    }
     let files: [RenderedFile]
     if let master = request.wholeDecodeMaster {
       do {
         let image = try decoded.image(for: master.hash + "\n" + config.failOn.rawValue) {
           () throws(VipsError) in try renderer.decodeWhole(master)
         }
-        files = try renderer.render(work, decoded: image)
+        files = try renderer.render(work, decoded: image, master: master)
       } catch {
         throw .undecodable("\(master.path): \(ErrorWording.describe(error))")
       }
     } else {
       let result = renderer.render(work, masters: request.job.source.allMasters)
-      if let problem = result.problems.first { throw .undecodable(problem.description) }
+      if let problem = result.problems.first {
+        throw problem.kind == .tooLarge
+          ? .tooLarge(problem.description) : .undecodable(problem.description)
+      }
       files = result.files
     }
     return request.job.imageSets.flatMap { set in

@@ -1,0 +1,74 @@
+/// What one output costs to render, in pixels, known from its plan before anything is
+/// decoded or allocated (see the README's *Limits and memory*).
+///
+/// A render holds at most: the decoded master (``input``; shrink-on-load only lowers it),
+/// one working image (``working``: the largest image held whole between decoding and the
+/// file — a smart crop's working image, a vector rasterisation, or the output itself), and
+/// the output. An enlargement before a crop is never made whole: only the crop's pixels are
+/// computed, but libvips must still be able to describe the whole enlarged image, so each of
+/// its sides counts in ``largestSide``.
+public struct RenderCost: Hashable, Sendable, Codable {
+  /// Pixels of the master as stored (0 for a vector master, which is rasterised instead).
+  public var input: Int
+  /// Pixels of the largest image held whole after decoding.
+  public var working: Int
+  /// Pixels of the output file.
+  public var output: Int
+  /// The longest side of any image the render describes, made whole or not.
+  public var largestSide: Int
+
+  public init(input: Int, working: Int, output: Int, largestSide: Int) {
+    self.input = input
+    self.working = working
+    self.output = output
+    self.largestSide = largestSide
+  }
+
+  /// The cost of an output of `master` resized to `resizeTo` (of which `pixelSize` is kept
+  /// or, padded, made), with the crop decided from pixels when `smartCrop`.
+  ///
+  /// A smart crop decides on the master at its own size when the output enlarges it, and
+  /// on the resized image otherwise (``Renderer``), so its working image is the smaller of
+  /// the two.
+  static func planned(
+    master: Master, resizeTo: PixelSize, pixelSize: PixelSize, smartCrop: Bool
+  ) -> RenderCost {
+    var working = pixelSize.checkedArea
+    if master.isVector { working = max(working, resizeTo.checkedArea) }
+    if smartCrop {
+      let reference = master.smartCropReference
+      let decision = resizeTo.checkedArea > reference.checkedArea ? reference : resizeTo
+      working = max(working, decision.checkedArea)
+    }
+    return RenderCost(
+      input: master.isVector ? 0 : master.pixelSize.checkedArea, working: working,
+      output: pixelSize.checkedArea, largestSide: max(resizeTo.longestSide, pixelSize.longestSide))
+  }
+
+  /// The cost of an output whose pixels are copied from its master or re-encoded at the
+  /// master's size: the master decoded (a vector one rasterised at its intrinsic size, to
+  /// check it) and the output, with nothing in between.
+  static func whole(_ master: Master) -> RenderCost {
+    let pixels = master.pixelSize.checkedArea
+    return RenderCost(
+      input: master.isVector ? 0 : pixels, working: master.isVector ? pixels : 0,
+      output: pixels, largestSide: master.pixelSize.longestSide)
+  }
+}
+
+extension PixelSize {
+  /// `width × height`, or `Int.max` when the product overflows (such a size is refused).
+  var checkedArea: Int {
+    let (product, overflow) = width.multipliedReportingOverflow(by: height)
+    return overflow ? Int.max : product
+  }
+
+  /// The longer of the two sides.
+  var longestSide: Int { max(width, height) }
+}
+
+extension Master {
+  /// The image a smart crop that enlarges decides on: a raster master as stored, upright;
+  /// a vector master rasterised at its intrinsic size.
+  var smartCropReference: PixelSize { isVector ? pointSize.pixels(scale: 1) : pixelSize }
+}

@@ -101,7 +101,8 @@ let package = Package(
       name: "fuzz-state-files", dependencies: ["ThumbForge"], path: "Fuzz/state-files",
       exclude: ["build.sh", "seeds"], swiftSettings: strictSettings),
     .executableTarget(
-      name: "fuzz-pipeline", dependencies: ["ThumbForge", "Vips"], path: "Fuzz/pipeline",
+      name: "fuzz-pipeline", dependencies: ["ThumbForge", "Vips", "ThumbForgeTestSupport"],
+      path: "Fuzz/pipeline",
       exclude: ["build.sh", "seeds"], swiftSettings: strictSettings),
     .target(name: "ThumbForgeTestSupport", dependencies: ["Vips"], swiftSettings: strictSettings),
     .testTarget(

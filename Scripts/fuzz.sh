@@ -10,6 +10,12 @@
 #     --seconds N   run each target N seconds (default 60)
 #     --smoke       20 seconds each (CI)
 #     TARGET…       only these (names of Fuzz/ folders); default: all
+#   Scripts/fuzz.sh --property SECONDS [TARGET…]
+#     runs the pipeline property test (Tests/ThumbForgeCLITests/PipelinePropertyTests.swift)
+#     on random seeds for SECONDS (debug build, swift test), printing each failing seed with
+#     its reproducer and the number of cases; then the TARGETs given, if any. Log:
+#     .build-fuzz/logs/property.log. Reproduce a seed:
+#     THUMBFORGE_PROPERTY_SEED=S swift test --filter PipelineProperty
 #
 # A target's maximum input length is read from Fuzz/<target>/max_len when present
 # (default 65536). Reproduce a crash: .build-fuzz/<target> .build-fuzz/artifacts/<target>/crash-…
@@ -18,8 +24,13 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 targets=()
+property=
 while [ $# -gt 0 ]; do
   case "$1" in
+  --property)
+    property=${2:?--property needs a number of seconds}
+    shift 2
+    ;;
   --seconds)
     seconds=${2:?--seconds needs a number}
     shift 2
@@ -29,7 +40,7 @@ while [ $# -gt 0 ]; do
     shift
     ;;
   -h | --help)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   -*)
@@ -42,6 +53,40 @@ while [ $# -gt 0 ]; do
     ;;
   esac
 done
+out=.build-fuzz
+mkdir -p "$out/logs"
+status=0
+summary=()
+if [ -n "$property" ]; then
+  command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+  echo "==> pipeline property: build"
+  if ! swift build --build-tests >"$out/logs/property.build.log" 2>&1; then
+    tail -n 30 "$out/logs/property.build.log" >&2
+    echo "fuzz.sh: the tests do not build (see $out/logs/property.build.log)" >&2
+    exit 1
+  fi
+  echo "==> pipeline property: random seeds for ${property}s"
+  log="$out/logs/property.log"
+  code=0
+  THUMBFORGE_PROPERTY_SECONDS="$property" swift test --skip-build --filter PipelineProperty \
+    >"$log" 2>&1 || code=$?
+  { grep -E '^pipeline property: seed [0-9]+ FAILED' "$log" || true; } | cut -c1-400
+  line=$({ grep -E '^pipeline property: [0-9]+ cases' "$log" || true; } | tail -n 1)
+  if [ -z "$line" ]; then
+    line="pipeline property: did not finish (exit $code; see $log)"
+    status=1
+  elif [ $code -ne 0 ] || ! grep -qE ' 0 failed' <<<"$line"; then
+    status=1
+    line="$line — FAILED (see $log)"
+  fi
+  echo "$line"
+  summary+=("$line")
+  if [ ${#targets[@]} -eq 0 ]; then
+    echo "==> fuzz summary"
+    printf '  %s\n' "${summary[@]}"
+    exit $status
+  fi
+fi
 if [ ${#targets[@]} -eq 0 ]; then
   for script in Fuzz/*/build.sh; do
     [ -e "$script" ] && targets+=("$(basename "$(dirname "$script")")")
@@ -52,10 +97,6 @@ if [ ${#targets[@]} -eq 0 ]; then
   exit 2
 fi
 
-out=.build-fuzz
-mkdir -p "$out/logs"
-status=0
-summary=()
 for target in "${targets[@]}"; do
   dir="Fuzz/$target"
   if [ ! -f "$dir/build.sh" ]; then

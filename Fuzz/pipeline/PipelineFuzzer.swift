@@ -4,10 +4,14 @@
 // gif, tif, heic). Property: a fresh build either reports a problem naming the master (one
 // line) for an output it did not write, or writes every planned output at exactly its
 // planned pixel size; never a crash, and (with libFuzzer's -timeout) never a hang.
+// A first byte of 0xF0 or more instead makes a whole generated asset folder and
+// configuration (ThumbForgeTestSupport's AssetFolderGenerator, the pipeline property's) from
+// the rest of the bytes, read as its random choices: see `runGenerated`.
 // Built with Fuzz/pipeline/build.sh; without THUMBFORGE_FUZZ it is a replay tool:
 // `swift run fuzz-pipeline FILE…`.
 internal import Foundation
 internal import ThumbForge
+internal import ThumbForgeTestSupport
 internal import Vips
 
 let extensions = ["png", "jpg", "webp", "svg", "pdf", "gif", "tif", "heic"]
@@ -50,6 +54,7 @@ func fail(_ message: String) -> Never {
 @discardableResult
 func runOne(_ bytes: [UInt8]) -> (checked: Int, problems: [String]) {
   guard let first = bytes.first else { return (0, []) }
+  if first >= generatedMode { return runGenerated(Array(bytes.dropFirst())) }
   let ext = extensions[Int(first) % extensions.count]
   _ = removeAtExit
   let fileManager = FileManager.default
@@ -111,6 +116,66 @@ func runOne(_ bytes: [UInt8]) -> (checked: Int, problems: [String]) {
   return (checked, report.problems.map(\.description))
 }
 
+/// First bytes from this value on select a generated asset folder.
+let generatedMode: UInt8 = 0xF0
+
+/// The pipeline property (Tests/ThumbForgeCLITests/PipelinePropertyTests.swift) in-process,
+/// on an asset folder and configuration generated from `bytes` (``PropertyRandom`` reads
+/// them as its choices, so that byte values 0x00 and 0xFF reach the extreme shapes, then
+/// goes on from their hash): the build's problems name files of the folder; every manifest
+/// output exists, decodes in full, and has its recorded size, format, 8 bits, alpha for
+/// flags and no metadata unless kept; every `Contents.json` lists exactly its imageset's
+/// files; `check` right after fails exactly when the build did; a second build renders
+/// nothing.
+func runGenerated(_ bytes: [UInt8]) -> (checked: Int, problems: [String]) {
+  _ = removeAtExit
+  let fileManager = FileManager.default
+  try? fileManager.removeItem(at: root)
+  let assets = root.appendingPathComponent("assets", isDirectory: true)
+  var random = PropertyRandom(bytes: bytes)
+  let folder: GeneratedAssetFolder
+  do {
+    try fileManager.createDirectory(at: assets, withIntermediateDirectories: true)
+    folder = try AssetFolderGenerator.make(random: &random)
+    try folder.write(to: assets)
+  } catch {
+    fail("cannot generate the asset folder: \(error)")
+  }
+  func run(_ mode: BuildMode) -> BuildReport {
+    var options = BuildOptions(folder: assets)
+    options.jobs = 1
+    options.mode = mode
+    do {
+      return try BuildEngine(options: options).run()
+    } catch {
+      fail("\(mode) threw instead of reporting: \(error)\n\(folder.summary)")
+    }
+  }
+  // THUMBFORGE_PROPERTY_ALLOW=webp-metadata leaves WebP outputs' metadata unchecked (libvips
+  // 8.14's webpsave ignores strip: see CatalogAudit.allowsWebPMetadata), as the test does.
+  let audit = CatalogAudit(
+    folder: folder, assets: assets,
+    allowsWebPMetadata: ProcessInfo.processInfo.environment["THUMBFORGE_PROPERTY_ALLOW"]
+      == "webp-metadata")
+  let report = run(.build)
+  var violations = audit.problemViolations(report.problems.map(\.description))
+  violations += audit.catalogViolations()
+  let check = run(.check)
+  if check.exitCode != report.exitCode {
+    violations.append("check exited \(check.exitCode) after a build that exited \(report.exitCode)")
+  }
+  violations += audit.problemViolations(check.problems.map(\.description))
+  let second = run(.build)
+  if second.rendered != 0 { violations.append("the second build rendered \(second.rendered)") }
+  if second.exitCode != report.exitCode {
+    violations.append("the second build exited \(second.exitCode), the first \(report.exitCode)")
+  }
+  if !violations.isEmpty {
+    fail(violations.joined(separator: "\n") + "\n" + folder.summary)
+  }
+  return (report.rendered, report.problems.map(\.description))
+}
+
 /// LeakSanitizer's built-in suppressions: swift-foundation on Linux leaks the 4 KB buffer
 /// `Data(contentsOf:)` / `FileManager.contents(atPath:)` allocate for an empty file (its
 /// zero-size path keeps a malloc'd chunk for a Data of length 0 and never frees it). That
@@ -141,7 +206,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
           continue
         }
         let (checked, problems) = runOne(Array(data))
-        print("\(path): ok, \(checked) outputs at their planned sizes")
+        print(
+          "\(path): ok, \(checked) outputs "
+            + (data.first.map { $0 >= generatedMode } == true
+              ? "rendered, the property holds" : "at their planned sizes"))
         for problem in problems { print("  problem: \(problem)") }
       }
       try? FileManager.default.removeItem(at: root)

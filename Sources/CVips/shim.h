@@ -3,6 +3,7 @@
 
 #include <vips/vips.h>
 #include <gmodule.h>
+#include <webp/mux.h>
 /* Linux-only tuning below (glibc's mallopt, transparent huge pages) is compiled only where
  * it exists; elsewhere (macOS, musl) the same functions do nothing. */
 #if defined(__linux__) && defined(__GLIBC__)
@@ -116,5 +117,28 @@ static inline const void *cvips_region_row(VipsRegion *region, int y) {
   return VIPS_REGION_ADDR(region, 0, y);
 }
 static inline long cvips_region_stride(VipsRegion *region) { return VIPS_REGION_LSKIP(region); }
+
+
+/* Removes the EXIF and XMP chunks of a WebP file with libwebpmux: libvips 8.14's webpsave
+ * writes an EXIF chunk even when told to strip metadata. On success returns 0 and the new
+ * file in *out (free it with cvips_webp_free); -1 when the bytes are not a WebP file. */
+static inline int cvips_webp_strip(const uint8_t *data, size_t size, uint8_t **out,
+                                   size_t *out_size) {
+  WebPData in = {data, size};
+  WebPMux *mux = WebPMuxCreate(&in, 0);
+  if (!mux) return -1;
+  WebPMuxDeleteChunk(mux, "EXIF");
+  WebPMuxDeleteChunk(mux, "XMP ");
+  WebPData assembled;
+  WebPDataInit(&assembled);
+  int ok = WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK;
+  WebPMuxDelete(mux);
+  if (!ok) return -1;
+  *out = (uint8_t *)assembled.bytes;
+  *out_size = assembled.size;
+  return 0;
+}
+
+static inline void cvips_webp_free(uint8_t *bytes) { WebPFree(bytes); }
 
 #endif

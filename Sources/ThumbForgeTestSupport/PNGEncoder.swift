@@ -52,7 +52,7 @@ enum PNGEncoder {
     return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
   }
 
-  private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+  static func zlibStored(_ data: [UInt8]) -> [UInt8] {
     var out: [UInt8] = [0x78, 0x01]
     var offset = 0
     repeat {

@@ -97,7 +97,9 @@ public struct MasterImage: Sendable {
     source: (width: Int, height: Int), needed: (width: Int, height: Int)
   ) -> Int {
     var best = 1
-    for factor in [2, 4, 8] {
+    // libvips 8.14's JPEG loader aborts the process when the factor exceeds a side
+    // ("bad dimensions"): never shrink a side below one whole pixel.
+    for factor in [2, 4, 8] where factor <= min(source.width, source.height) {
       let width = (source.width + factor - 1) / factor
       let height = (source.height + factor - 1) / factor
       if width >= needed.width && height >= needed.height { best = factor }

@@ -21,14 +21,34 @@ extension VipsImage {
     }
     var arguments = saverArguments(name, format, options)
     arguments.pairs.insert(("in", .image(try savedImage(options))), at: 0)
-    return try VipsOperation.bytes(name, arguments)
+    let bytes = try VipsOperation.bytes(name, arguments)
+    return format == .webp && options.stripMetadata ? try Self.webpStripped(bytes) : bytes
+  }
+
+  /// `webp` without its EXIF and XMP chunks: libvips 8.14's `webpsave` writes EXIF (the
+  /// master's, GPS position included, or a default block) even with `strip`.
+  static func webpStripped(_ webp: [UInt8]) throws(VipsError) -> [UInt8] {
+    var out: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    let status = webp.withUnsafeBufferPointer {
+      cvips_webp_strip($0.baseAddress, $0.count, &out, &size)
+    }
+    guard status == 0, let out else {
+      throw VipsError(context: "webpsave", message: "cannot remove the metadata of the WebP file")
+    }
+    defer { cvips_webp_free(out) }
+    return Array(UnsafeBufferPointer(start: out, count: size))
   }
 
   /// Encodes the image to a file (not atomically: ThumbForge writes buffers itself).
   public func save(path: String, as format: ImageFormat, options: SaveOptions = SaveOptions())
     throws(VipsError)
   {
-    if format == .jpeg, let bytes = try jpegDirectly(options) {
+    let direct =
+      format == .jpeg
+      ? try jpegDirectly(options)
+      : format == .webp && options.stripMetadata ? try encoded(as: .webp, options: options) : nil
+    if let bytes = direct {
       // The same bytes as ``encoded(as:options:)``.
       guard let file = fopen(path, "wb") else {
         throw VipsError(context: path, message: String(cString: strerror(errno)))

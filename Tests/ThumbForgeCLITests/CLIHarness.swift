@@ -39,8 +39,12 @@ final class RunningCLI: @unchecked Sendable {
   private var ended: (Int32, Bool)?
   private var waiters: [CheckedContinuation<(Int32, Bool), Never>] = []
 
+  /// - Parameter memoryLimitKB: run under `ulimit -v` (address space, in KiB) through
+  ///   `/bin/sh`, which `exec`s the binary, so that a signal still ends this very process.
   init(
-    arguments: [String], in folder: URL, environment: [String: String] = [:], asNobody: Bool = false
+    arguments: [String], in folder: URL, environment: [String: String] = [:],
+    asNobody: Bool = false,
+    memoryLimitKB: Int? = nil
   )
     throws
   {
@@ -56,6 +60,10 @@ final class RunningCLI: @unchecked Sendable {
       process.executableURL = URL(fileURLWithPath: CLI.setpriv!)
       process.arguments =
         ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments
+    } else if let memoryLimitKB {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments =
+        ["-c", "ulimit -v \(memoryLimitKB) && exec \"$0\" \"$@\"", binary.path] + arguments
     } else {
       process.executableURL = binary
       process.arguments = arguments

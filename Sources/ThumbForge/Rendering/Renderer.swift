@@ -315,7 +315,22 @@ struct Renderer: Sendable {
         quality: recipe.quality, stripMetadata: !recipe.keepMetadata,
         optimizeCoding: recipe.optimizeCoding,
         keepProfile: output.displayGamut == .displayP3))
+    if output.format == .heif { try Self.checkReadable(file.bytes, output: output) }
     return RenderedFile(output: output, bytes: file.bytes, hash: file.hash)
+  }
+
+  /// Decodes a HEIF output back before it is shipped: libheif writes files it cannot read
+  /// for some shapes (1×5000, 2×20000) and for sides over 16384 pixels, without an error.
+  static func checkReadable(_ bytes: [UInt8], output: PlannedOutput) throws(VipsError) {
+    do {
+      _ = try VipsImage.load(bytes: bytes).average()
+    } catch {
+      throw VipsError(
+        context: output.path,
+        message:
+          "the HEIF encoder wrote a \(output.pixelSize) file it cannot read back (\(error.message)); use another format for this recipe"
+      )
+    }
   }
 
   /// Resizes to exactly `size` and keeps `region` of it (all of it when nil), premultiplying

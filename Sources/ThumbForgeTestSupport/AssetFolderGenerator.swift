@@ -1,0 +1,247 @@
+public import Foundation
+public import Vips
+
+/// A generated asset folder: its `thumbforge.yml`, its masters and what the configuration
+/// promises about each recipe, for the pipeline property test and the `pipeline` fuzz
+/// target.
+public struct GeneratedAssetFolder: Sendable {
+  /// The configuration, valid YAML the tool accepts.
+  public var config: String
+  public var masters: [GeneratedMaster]
+  /// Every recipe a rule or `default-recipes` can name, by name (built-ins included).
+  public var recipes: [String: GeneratedRecipe]
+  /// The `fail-on` level the configuration sets (libvips' default for ThumbForge: warning).
+  public var failOn: FailOn
+  /// `limit-input-pixels`, when the configuration sets it.
+  public var limitInputPixels: Int?
+
+  /// The files the folder holds, relative to it: the masters and `thumbforge.yml`.
+  public var files: Set<String> { Set(masters.map(\.path) + ["thumbforge.yml"]) }
+
+  /// Writes the configuration and the masters into `assets` (which must exist).
+  public func write(to assets: URL) throws {
+    try Data(config.utf8).write(to: assets.appendingPathComponent("thumbforge.yml"))
+    for master in masters {
+      let url = assets.appendingPathComponent(master.path)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(master.bytes).write(to: url)
+    }
+  }
+
+  /// What was generated, for a failure message: the configuration and one line per master.
+  public var summary: String {
+    "--- thumbforge.yml ---\n\(config)--- masters ---\n"
+      + masters.map(\.description).joined(separator: "\n")
+  }
+}
+
+/// Makes asset folders and configurations at random, from a seed: masters of every input
+/// format, extreme shapes, damaged files, EXIF orientations, ICC profiles, pixel layouts
+/// and metadata; recipes drawn from the key table with boundary values.
+public enum AssetFolderGenerator {
+  /// The catalog every generated configuration writes, relative to the asset folder; the
+  /// manifest is beside it (`../out/manifest.json`).
+  public static let output = "../out/Assets.xcassets"
+
+  /// The folder for `seed`: the same one on every run.
+  public static func make(seed: UInt64) throws -> GeneratedAssetFolder {
+    var random = PropertyRandom(seed: seed)
+    return try make(random: &random)
+  }
+
+  /// A folder drawn from `random` (a fuzzer's bytes, or a seed).
+  public static func make(random r: inout PropertyRandom) throws -> GeneratedAssetFolder {
+    try Vips.initialize()
+    let canHEIF = Vips.canSave(.heif)
+    var outputFormats = ["auto", "png", "jpeg", "webp"]
+    if canHEIF { outputFormats.append("heif") }
+
+    // Top-level settings.
+    var top: [String] = ["output: \(output)"]
+    let limit: Int? = r.chance(0.4) ? r.int(20_000...250_000) : nil
+    if let limit { top.append("limit-input-pixels: \(limit)") }
+    var failOn = FailOn.warning
+    if r.chance(0.15) {
+      failOn = r.pick(FailOn.allCases)
+      top.append("fail-on: \(failOn.rawValue)")
+    }
+    if r.chance(0.4) { top.append("master-scale: \(r.int(1...3))") }
+    if r.chance(0.3) {
+      top.append("scales: [" + r.subset([1, 2, 3]).map(String.init).joined(separator: ", ") + "]")
+    }
+    if r.chance(0.3) { top.append("format: \(r.pick(outputFormats))") }
+    if r.chance(0.2) { top.append("quality: \(r.pick([1, 100, r.int(1...100)]))") }
+    if r.chance(0.2) { top.append("optimize-coding: \(r.chance(0.5))") }
+    if r.chance(0.3) { top.append("kernel: \(r.pick(GeneratedRecipe.kernels))") }
+    if r.chance(0.2) { top.append("display-gamut: \(r.pick(["[sRGB]", "[sRGB, display-P3]"]))") }
+    if r.chance(0.3) { top.append("concurrency: \(r.pick([0, 1, 2]))") }
+    if r.chance(0.2) { top.append("provides-namespace: \(r.chance(0.5))") }
+
+    // Recipes: built-ins, some overridden, and presets of every kind.
+    var recipes: [String: GeneratedRecipe] = [:]
+    for kind in ["variants", "fit", "fill", "flag", "tile"] {
+      recipes[kind] = GeneratedRecipe(name: kind, kind: kind, overridesBuiltin: true, keys: [])
+      if r.chance(0.3) {
+        recipes[kind] = GeneratedRecipe.make(
+          name: kind, kind: kind, overridesBuiltin: true, random: &r, formats: outputFormats)
+      }
+    }
+    var presetCount = 0
+    func newPreset(kind: String) -> String {
+      presetCount += 1
+      let name = "\(kind)-\(presetCount)"
+      recipes[name] = GeneratedRecipe.make(
+        name: name, kind: kind, overridesBuiltin: false, random: &r, formats: outputFormats)
+      return name
+    }
+
+    // Groups, each with a rule and masters.
+    var masters: [GeneratedMaster] = []
+    var rules: [String] = []
+    var assetFocus: [String] = []
+    let groupCount = r.int(1...3)
+    for group in 0..<groupCount {
+      let folder = r.pick(["G\(group)", "Group \(group)", "Grüße \(group)"])
+      var names: [String] = []
+      // The first group always has a variants recipe, so that per-scale masters are copied.
+      if group == 0 || r.chance(0.5) {
+        names.append(r.chance(0.5) ? "variants" : newPreset(kind: "variants"))
+      }
+      for _ in 0..<r.int(group == 0 ? 0...2 : 1...3) {
+        let kind = r.pick(GeneratedRecipe.boxedKinds)
+        let name = r.chance(0.4) ? kind : newPreset(kind: kind)
+        if !names.contains(name) { names.append(name) }
+      }
+      var rule = "  - match: \"\(folder)/**\"\n    recipes: [\(names.joined(separator: ", "))]"
+      if r.chance(0.2) { rule += "\n    focus: [\(focusValue(&r)), \(focusValue(&r))]" }
+      rules.append(rule)
+      for index in 0..<r.int(1...4) {
+        var master = randomMaster(
+          path: "\(folder)/g\(group)m\(index)", random: &r, limit: limit, canHEIF: canHEIF)
+        try master.encode(seed: r.int(0...10_000), random: &r)
+        masters.append(master)
+        if r.chance(0.1) {
+          assetFocus.append(
+            "  \"\(folder)/g\(group)m\(index)\": { focus: [\(focusValue(&r)), \(focusValue(&r))] }")
+        }
+        // A dark appearance of the same shape.
+        if r.chance(0.12), !master.isVector {
+          var dark = master
+          dark.path = master.path.replacingOccurrences(
+            of: "/g\(group)m\(index)", with: "/g\(group)m\(index)~dark")
+          dark.damage = r.chance(0.15) ? .truncated(0) : .none
+          try dark.encode(seed: r.int(0...10_000), random: &r)
+          masters.append(dark)
+        }
+      }
+      // Per-scale masters, used as they are (copied) by variants when plain.
+      if group == 0 || r.chance(0.3) {
+        let pairs = r.int(1...2)
+        for pair in 0..<pairs {
+          let points = (r.int(1...60), r.int(1...60))
+          let format: GeneratedMaster.Format = r.chance(0.7) ? .png : .jpeg
+          let layout: GeneratedMaster.Layout =
+            format == .png && r.chance(0.3) ? .rgba : .rgb
+          for scale in r.chance(0.8) ? [2, 3] : [r.int(1...3)] {
+            var master = GeneratedMaster(
+              path: "\(folder)/g\(group)pair\(pair)@\(scale)x.\(format.rawValue)", format: format,
+              width: points.0 * scale, height: points.1 * scale, layout: layout,
+              profile: r.chance(0.15) ? .sRGB : .none, orientation: 1, gps: r.chance(0.25),
+              damage: randomDamage(&r, probability: 0.25))
+            try master.encode(seed: pair * 7 + scale, random: &r)
+            masters.append(master)
+          }
+        }
+      }
+    }
+    // Masters at the root get the default recipes.
+    var defaultRecipes = ["variants"]
+    if r.chance(0.4) {
+      defaultRecipes = ["variants", r.chance(0.5) ? "tile" : newPreset(kind: "fill")]
+    }
+    for index in 0..<r.int(0...2) {
+      var master = randomMaster(path: "root\(index)", random: &r, limit: limit, canHEIF: canHEIF)
+      try master.encode(seed: r.int(0...10_000), random: &r)
+      masters.append(master)
+    }
+
+    var config = top.joined(separator: "\n") + "\n"
+    config += "default-recipes: [\(defaultRecipes.joined(separator: ", "))]\n"
+    config += "rules:\n" + rules.joined(separator: "\n") + "\n"
+    let written = recipes.values.filter { !$0.overridesBuiltin || !$0.keys.isEmpty }
+      .sorted { $0.name < $1.name }
+    if !written.isEmpty {
+      config += "recipes:\n" + written.map { "  " + $0.yaml }.joined(separator: "\n") + "\n"
+    }
+    if !assetFocus.isEmpty { config += "assets:\n" + assetFocus.joined(separator: "\n") + "\n" }
+    return GeneratedAssetFolder(
+      config: config, masters: masters, recipes: recipes, failOn: failOn,
+      limitInputPixels: limit)
+  }
+
+  private static func focusValue(_ r: inout PropertyRandom) -> String {
+    r.pick(["0", "1", "0.5", MasterFileFormats.format3(Double(r.int(0...1000)) / 1000)])
+  }
+
+  /// Damage with `probability`: truncation (at a byte drawn when encoding), flipped bytes,
+  /// text under an image name, or zero bytes.
+  static func randomDamage(_ r: inout PropertyRandom, probability: Double)
+    -> GeneratedMaster.Damage
+  {
+    guard r.chance(probability) else { return .none }
+    switch r.int(0...5) {
+    case 0, 1: return .truncated(0)
+    case 2, 3: return .flipped(r.int(1...8))
+    case 4: return .text
+    default: return .empty
+    }
+  }
+
+  /// A master of any format, shape, layout, profile and orientation at `path` (no
+  /// extension: it is added), maybe damaged.
+  static func randomMaster(
+    path: String, random r: inout PropertyRandom, limit: Int?, canHEIF: Bool
+  ) -> GeneratedMaster {
+    var formats: [GeneratedMaster.Format] = [
+      .png, .png, .png, .jpeg, .jpeg, .jpeg, .webp, .gif, .tiff, .svg, .svg, .pdf,
+    ]
+    if canHEIF { formats.append(.heif) }
+    let format = r.pick(formats)
+    let maxSide = GeneratedMaster.maxSide(format)
+    let vector = format == .svg || format == .pdf
+    var width: Int
+    var height: Int
+    var shape = r.int(0...19)
+    if (shape == 4 || shape == 5) && (limit == nil || vector) { shape = 19 }
+    switch shape {
+    case 0, 1:  // tiny: 1×1, 1×2, 2×1
+      (width, height) = r.pick([(1, 1), (1, 2), (2, 1)])
+    case 2, 3:  // extreme aspect ratio: 1×N or N×1, often the longest the format holds
+      let long = r.chance(0.5) ? maxSide : r.int(min(1000, maxSide)...maxSide)
+      let short = r.pick([1, 1, 2, 3])
+      (width, height) = r.chance(0.5) ? (short, long) : (long, short)
+    case 4, 5:  // just under or just over limit-input-pixels
+      let limit = limit ?? 1
+      let side = r.int(50...min(800, maxSide))
+      let other = r.chance(0.5) ? limit / side : limit / side + 1
+      (width, height) = r.chance(0.5) ? (side, other) : (other, side)
+    case 6:  // medium
+      (width, height) = (r.int(200...900), r.int(200...900))
+    default:
+      (width, height) = (r.int(1...240), r.int(1...240))
+    }
+    width = min(width, maxSide)
+    height = min(height, maxSide)
+    let layout = r.pick(GeneratedMaster.layouts(format))
+    let profiles = GeneratedMaster.profiles(format, layout)
+    let profile = r.chance(0.5) ? .none : r.pick(profiles)
+    let orientation = format == .jpeg && r.chance(0.5) ? r.int(1...8) : 1
+    let gps = (format == .jpeg || format == .png) && r.chance(0.2)
+    let suffix = vector ? "" : r.pick(["", "", "@1x", "@2x", "@3x"])
+    return GeneratedMaster(
+      path: "\(path)\(suffix).\(format.rawValue)", format: format, width: width, height: height,
+      layout: profile == .cmyk ? .rgb : layout, profile: profile, orientation: orientation,
+      gps: gps, damage: randomDamage(&r, probability: 0.15))
+  }
+}

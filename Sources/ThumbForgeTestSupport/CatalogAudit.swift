@@ -1,0 +1,180 @@
+public import Foundation
+internal import Vips
+
+/// The pipeline property's checks of what a build of a ``GeneratedAssetFolder`` left:
+/// problems that name the folder's files, a manifest whose every output exists and is what
+/// it says, and imagesets whose `Contents.json` lists exactly their files.
+public struct CatalogAudit {
+  public let folder: GeneratedAssetFolder
+  /// The asset folder.
+  public let assets: URL
+  /// `manifest.json` (by default `../out/manifest.json` from the asset folder).
+  public let manifest: URL
+  /// Whether WebP outputs go unchecked for metadata: libvips 8.14's `webpsave` writes an
+  /// EXIF block even with `strip` (the master's EXIF, GPS position included, or a default
+  /// one), a known failure tolerated only on request
+  /// (`THUMBFORGE_PROPERTY_ALLOW=webp-metadata`) so that a long run can look for others.
+  public var allowsWebPMetadata: Bool
+
+  public init(
+    folder: GeneratedAssetFolder, assets: URL, manifest: URL? = nil,
+    allowsWebPMetadata: Bool = false
+  ) {
+    self.allowsWebPMetadata = allowsWebPMetadata
+    self.folder = folder
+    self.assets = assets
+    self.manifest =
+      manifest
+      ?? assets.deletingLastPathComponent().appendingPathComponent("out/manifest.json")
+  }
+
+  /// The problems (`PATH: reason`, without `error: `) that do not start with a file or
+  /// folder of the asset folder.
+  public func problemViolations(_ problems: [String]) -> [String] {
+    var known = folder.files
+    for path in folder.files {
+      var parts = path.split(separator: "/").dropLast()
+      while !parts.isEmpty {
+        known.insert(parts.joined(separator: "/"))
+        parts = parts.dropLast()
+      }
+    }
+    return problems.filter { problem in
+      !known.contains { problem.hasPrefix($0 + ": ") }
+    }.map { "a problem does not name a file of the folder: \($0)" }
+  }
+
+  /// The `error: ` lines of a command's standard error, without the prefix.
+  public static func errorLines(_ stderr: String) -> [String] {
+    stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }.map {
+      String($0.dropFirst("error: ".count))
+    }
+  }
+
+  /// Every way the manifest and catalog break the output contract (empty when none):
+  /// each manifest output exists, decodes in full, has its recorded size, the format its
+  /// extension names, 8 bits per band, alpha for flags, no metadata unless the recipe keeps
+  /// it; each imageset's `Contents.json` lists exactly its image files, which the manifest
+  /// lists.
+  public func catalogViolations() -> [String] {
+    var violations: [String] = []
+    guard let data = FileManager.default.contents(atPath: manifest.path) else {
+      return ["no manifest at \(manifest.path)"]
+    }
+    guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let catalogName = root["catalog"] as? String,
+      let imageSets = root["imageSets"] as? [[String: Any]]
+    else { return ["the manifest is not the JSON of schema 1"] }
+    let catalog = manifest.deletingLastPathComponent().appendingPathComponent(catalogName)
+    var listed = Set<String>()
+    for set in imageSets {
+      let recipeName = set["recipe"] as? String ?? "?"
+      let recipe = folder.recipes[recipeName]
+      let keepsMetadata = recipe?.keepsMetadata ?? false
+      for output in set["outputs"] as? [[String: Any]] ?? [] {
+        guard let path = output["path"] as? String, let width = output["width"] as? Int,
+          let height = output["height"] as? Int
+        else {
+          violations.append("a manifest output lacks path, width or height: \(output)")
+          continue
+        }
+        listed.insert(path)
+        violations += check(
+          output: path, at: catalog.appendingPathComponent(path), width: width, height: height,
+          flag: recipe?.kind == "flag", keepsMetadata: keepsMetadata, recipe: recipeName)
+      }
+    }
+    violations += contentsViolations(catalog: catalog, listed: listed)
+    return violations
+  }
+
+  private func check(
+    output path: String, at url: URL, width: Int, height: Int, flag: Bool, keepsMetadata: Bool,
+    recipe: String
+  ) -> [String] {
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      return ["\(path) (\(recipe)) is in the manifest but not in the catalog"]
+    }
+    let image: VipsImage
+    do {
+      image = try VipsImage.load(path: url.path, options: LoadOptions(failOn: folder.failOn))
+      _ = try image.average()
+    } catch {
+      return ["\(path) (\(recipe)) does not decode in full: \(error)"]
+    }
+    var found: [String] = []
+    if image.width != width || image.height != height {
+      found.append(
+        "\(path) (\(recipe)) is \(image.width)x\(image.height), the manifest says \(width)x\(height)"
+      )
+    }
+    let loaders = [
+      "png": "pngload", "jpg": "jpegload", "webp": "webpload", "heic": "heifload",
+      "svg": "svgload", "pdf": "pdfload",
+    ]
+    let ext = url.pathExtension.lowercased()
+    if let expected = loaders[ext], let loader = image.loader, !loader.hasPrefix(expected) {
+      found.append("\(path) (\(recipe)) is named .\(ext) but is read by \(loader)")
+    } else if loaders[ext] == nil {
+      found.append("\(path) (\(recipe)) has an unexpected extension")
+    }
+    if image.format != .uchar {
+      found.append("\(path) (\(recipe)) is \(image.format.rawValue), not 8-bit")
+    }
+    if flag && !image.hasAlpha { found.append("\(path) (\(recipe)) is a flag without alpha") }
+    if !keepsMetadata && image.hasMetadata {
+      // The master's own metadata (the generator's camera make, GPS position, comment), or
+      // a block the encoder added.
+      let fromMaster = [
+        "exif-ifd0-Make", "exif-ifd3-GPSLatitude", "png-comment-0-Comment", "xmp-data",
+      ].contains { image.stringField($0) != nil || image.intField($0) != nil }
+      if allowsWebPMetadata && ext == "webp" {
+        // Tolerated on request: see allowsWebPMetadata.
+      } else if fromMaster {
+        found.append("\(path) (\(recipe)) keeps the master's metadata (EXIF, comments)")
+      } else {
+        found.append(
+          "\(path) (\(recipe)) carries metadata its master does not have (an EXIF block the encoder wrote)"
+        )
+      }
+    }
+    return found
+  }
+
+  /// Imagesets whose `Contents.json` and files differ, and image files the manifest does
+  /// not list.
+  private func contentsViolations(catalog: URL, listed: Set<String>) -> [String] {
+    var found: [String] = []
+    let fileManager = FileManager.default
+    guard let items = fileManager.enumerator(atPath: catalog.path) else { return found }
+    var sets: [String] = []
+    while let item = items.nextObject() as? String {
+      if item.hasSuffix(".imageset") || item.hasSuffix(".appiconset") { sets.append(item) }
+    }
+    for set in sets.sorted() {
+      let folder = catalog.appendingPathComponent(set)
+      let files = Set(
+        ((try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+          $0 != "Contents.json" && !$0.hasPrefix(".")
+        })
+      guard
+        let data = fileManager.contents(
+          atPath: folder.appendingPathComponent("Contents.json").path),
+        let contents = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+      else {
+        found.append("\(set) has no readable Contents.json")
+        continue
+      }
+      let images = contents["images"] as? [[String: Any]] ?? []
+      let named = Set(images.compactMap { $0["filename"] as? String })
+      if named != files {
+        found.append(
+          "\(set)/Contents.json lists \(named.sorted()) but the folder holds \(files.sorted())")
+      }
+      for file in files where !listed.contains(set + "/" + file) {
+        found.append("\(set)/\(file) is in the catalog but not in the manifest")
+      }
+    }
+    return found
+  }
+}

@@ -78,6 +78,12 @@ public enum Vips {
     vips_block_untrusted_set(block ? 1 : 0)
   }
 
+  /// Whether savers can keep the ICC profile alone (libvips 8.15's `keep`); without it a
+  /// file that keeps its profile also gets the encoder's own minimal EXIF block.
+  public static var canKeepOnlyProfile: Bool {
+    VipsOperation.has("jpegsave_buffer", argument: "keep")
+  }
+
   /// Whether this libvips build can write the given format.
   public static func canSave(_ format: ImageFormat) -> Bool {
     _ = try? initialize()

@@ -46,14 +46,7 @@ public struct MasterImage: Sendable {
     }
     var options = LoadOptions(access: .sequential, failOn: failOn)
     var loaded = try VipsImage.load(path: path, options: options)
-    let pixels = loaded.width.multipliedReportingOverflow(by: loaded.height)
-    if pixels.overflow || pixels.partialValue > limitInputPixels {
-      throw VipsError(
-        context: path,
-        message:
-          "image is \(loaded.width)x\(loaded.height), over the limit of \(limitInputPixels) pixels (limit-input-pixels)"
-      )
-    }
+    try PixelCount.checkInput(loaded, limit: limitInputPixels, path: path)
     var shrink = 1
     if loaded.loader == "jpegload" {
       // `needed` is upright; the header's size is as stored.

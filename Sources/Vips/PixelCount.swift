@@ -28,6 +28,18 @@ public enum PixelCount {
     return narrow
   }
 
+  /// Refuses `image` (loaded, not yet decoded) when it has more than `limit` pixels
+  /// (`limit-input-pixels`), from its header, naming `path`.
+  public static func checkInput(_ image: VipsImage, limit: Int, path: String) throws(VipsError) {
+    let (pixels, overflow) = image.width.multipliedReportingOverflow(by: image.height)
+    guard overflow || pixels > limit else { return }
+    throw VipsError(
+      context: path,
+      message:
+        "image is \(image.width)x\(image.height), over the limit of \(limit) pixels (limit-input-pixels)"
+    )
+  }
+
   /// Checks that an image of `width` × `height` can exist in libvips: both sides between 1
   /// and ``maxSide``.
   static func checkSides(_ width: Int, _ height: Int, _ what: @autoclosure () -> String)

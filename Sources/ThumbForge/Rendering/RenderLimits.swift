@@ -46,12 +46,6 @@ struct RenderLimits: Sendable, Hashable {
 }
 
 extension PlannedOutput {
-  /// `@2x`, `@3x (dark)`, `@2x Display P3`: the slot an output fills, for messages.
-  var slotName: String {
-    (scale == 0 ? "single-scale" : "@\(scale)x") + (isDark ? " (dark)" : "")
-      + (displayGamut == .displayP3 ? " Display P3" : "")
-  }
-
   /// What ``RenderCost/working`` is for this output, for messages.
   var workingImageName: String {
     crop == nil && resizeTo != pixelSize
@@ -62,12 +56,11 @@ extension PlannedOutput {
 extension RenderLimits {
   /// Refuses a loaded (not yet decoded) master over `limit-input-pixels`, from its header.
   func checkInput(_ image: VipsImage, path: String) throws(VipsError) {
-    let (pixels, overflow) = image.width.multipliedReportingOverflow(by: image.height)
-    guard overflow || pixels > inputPixels else { return }
-    throw VipsError(
-      context: path,
-      message:
-        "image is \(image.width)x\(image.height), over the limit of \(inputPixels) pixels (limit-input-pixels)"
-    )
+    try PixelCount.checkInput(image, limit: inputPixels, path: path)
+  }
+
+  /// The first refusal among `work`'s outputs (see ``refusal(of:)``), or nil.
+  func refusal(of work: [(Recipe, PlannedOutput)]) -> String? {
+    work.lazy.compactMap { refusal(of: $0.1) }.first
   }
 }

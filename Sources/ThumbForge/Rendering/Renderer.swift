@@ -16,9 +16,6 @@ struct Renderer: Sendable {
     self.limits = limits
   }
 
-  /// The configuration's `limit-input-pixels`.
-  var limitInputPixels: Int { limits.inputPixels }
-
   /// Renders `outputs` (each with its recipe); failures become problems, others still render.
   /// An output over a limit (``RenderLimits``) is refused before anything is decoded.
   func render(_ outputs: [(Recipe, PlannedOutput)], masters: [Master]) -> JobResult {
@@ -28,12 +25,18 @@ struct Renderer: Sendable {
     let grouped = Dictionary(grouping: outputs, by: { $0.1.master })
     for path in grouped.keys.sorted() {
       guard let master = byPath[path] else { continue }
-      var work = grouped[path]!
-      let refusals = work.compactMap { limits.refusal(of: $0.1) }
+      var work: [(Recipe, PlannedOutput)] = []
+      var refusals: [String] = []
+      for item in grouped[path]! {
+        if let refusal = limits.refusal(of: item.1) {
+          refusals.append(refusal)
+        } else {
+          work.append(item)
+        }
+      }
       if let first = refusals.first {
         let more = refusals.count > 1 ? " (and \(refusals.count - 1) more outputs)" : ""
         problems.append(Problem(path: path, reason: first + more, kind: .tooLarge))
-        work.removeAll { limits.refusal(of: $0.1) != nil }
         if work.isEmpty { continue }
       }
       do {
@@ -104,7 +107,7 @@ struct Renderer: Sendable {
     }
     // Decoded once, shrunk on load to the largest request, upright, 8-bit RGB in `profile`.
     let decoded = try MasterImage(
-      path: path, resizes: requests, failOn: failOn, limitInputPixels: limitInputPixels,
+      path: path, resizes: requests, failOn: failOn, limitInputPixels: limits.inputPixels,
       profile: profile)
     // Each output is encoded as soon as its resize exists, and the resize let go, so few
     // full-size buffers are alive at once.
@@ -137,12 +140,13 @@ struct Renderer: Sendable {
   /// Renders `work` from a master decoded by ``decodeWhole(_:)``: each output resized from
   /// the whole image (no shrink-on-load, whatever the sizes), so the bytes do not depend on
   /// which outputs are asked for together.
+  ///
+  /// The caller holds `planned` to ``limits`` (`limits.refusal(of: planned)`) before
+  /// it decodes the master, as `serve` does: a refusal found here would come after the
+  /// whole decode it is meant to spare.
   func render(_ planned: [(Recipe, PlannedOutput)], decoded image: VipsImage, master: Master)
     throws(VipsError) -> [RenderedFile]
   {
-    if let refusal = planned.lazy.compactMap({ limits.refusal(of: $0.1) }).first {
-      throw VipsError(context: master.path, message: refusal)
-    }
     let work = try decidingEnlargedSmartCrops(
       planned, master: master, in: .sRGB, decoded: image)
     let requests = work.map { recipe, output in

@@ -247,9 +247,7 @@ public struct OnDemandFolder: Sendable {
       folder: workspace.folder, failOn: config.failOn, limits: RenderLimits(config))
     let work = Self.work(of: request.job)
     // Over a limit: refused from the plan, before anything is decoded (413).
-    if let refusal = work.lazy.compactMap({ renderer.limits.refusal(of: $0.1) }).first {
-      throw .tooLarge(refusal)
-    }
+    if let refusal = renderer.limits.refusal(of: work) { throw .tooLarge(refusal) }
     let files: [RenderedFile]
     if let master = request.wholeDecodeMaster {
       do {

@@ -64,7 +64,9 @@ public enum ServeRunner {
     Vips.blockUntrustedLoaders(settings.untrustedSources)
     Vips.setOperationCache(maxOperations: 0)
     let workers = options.workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
-    if workers > 1 { Vips.concurrency = 1 }
+    // Single-threaded libvips whatever the workers: its threaded sinks can lose a loader's
+    // error (see BuildEngine.configureVips).
+    Vips.concurrency = 1
     // As for builds: one malloc arena per render worker (and the event loops'), codec
     // buffers kept in the heap instead of mapped and faulted in again on every render.
     Vips.tuneAllocator(arenas: workers + 2)

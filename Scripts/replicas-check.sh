@@ -4,17 +4,22 @@
 # cache and temp paths, so no system configuration is touched and no daemon stays) in front of
 # two `thumbforge serve` replicas on free loopback ports, configured with
 # Examples/nginx/thumbforge.conf itself (only the replicas' ports, the listen address and
-# the cache and log paths substituted). Builds ThumbForge in release, copies Assets/ and
-# builds its catalog in a temporary folder, then checks and prints:
+# the cache and log paths substituted). Builds ThumbForge in release (or takes the binary
+# from THUMBFORGE_BIN), copies Assets/ and builds its catalog in a temporary folder, runs
+# the replicas with fresh signing keys (THUMBFORGE_KEY/SALT; every image path below is
+# signed, as the example forwards nothing else), then checks and prints:
 #   (a) distinct renders through nginx are spread over both replicas (their /metrics);
 #   (b) a repeated request is a cache hit (X-Cache-Status: HIT), If-None-Match gives 304,
 #       and an expired entry is revalidated with the replica by ETag (REVALIDATED, 304);
 #   (c) under load (wrk, installed with apt-get when missing), one replica stopped with
 #       SIGTERM mid-run loses no request: no non-2xx/3xx answer, no socket error, and the
-#       stopped replica exits 0.
+#       stopped replica exits 0;
+#   (d) unsigned and non-image paths (/unsafe/…, /, /metrics, /readyz, a signature with
+#       %-encoding or one character short, //…) are answered 404 by nginx and reach no
+#       replica; a forged signature of the right shape reaches one and gets its 403.
 # Exits non-zero on any failure; prints a summary with the figures.
 #
-#   Scripts/replicas-check.sh [--duration S] [--connections C] [--keep]
+#   [THUMBFORGE_BIN=PATH] Scripts/replicas-check.sh [--duration S] [--connections C] [--keep]
 #
 # --duration: the load run in seconds (default 8; SIGTERM after 40% of it); --connections:
 # wrk's connections to nginx (default 16); --keep: keep the temporary folder (logs, nginx
@@ -32,7 +37,7 @@ while [ $# -gt 0 ]; do
     --duration) DURATION=$2; shift ;;
     --connections) CONNECTIONS=$2; shift ;;
     --keep) KEEP=1 ;;
-    -h|--help) sed -n '2,21p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | cut -c3-; exit 0 ;;
     *) echo "replicas-check.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -53,9 +58,15 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || { apt_install nginx; NGINX=$(command -v nginx || echo /usr/sbin/nginx); }
 command -v wrk >/dev/null || apt_install wrk
 
-echo "==> swift build -c release --product thumbforge"
-swift build -c release --product thumbforge
-TF="$(swift build -c release --show-bin-path)/thumbforge"
+if [ -n "${THUMBFORGE_BIN:-}" ]; then
+  TF=$(cd "$(dirname "$THUMBFORGE_BIN")" && pwd)/$(basename "$THUMBFORGE_BIN")
+  [ -x "$TF" ] || { echo "replicas-check.sh: THUMBFORGE_BIN=$THUMBFORGE_BIN is not executable" >&2; exit 1; }
+  echo "==> using $TF (THUMBFORGE_BIN)"
+else
+  echo "==> swift build -c release --product thumbforge"
+  swift build -c release --product thumbforge
+  TF="$(swift build -c release --show-bin-path)/thumbforge"
+fi
 
 # ---------------------------------------------------------------- folder, replicas, nginx
 WORK=$(mktemp -d)
@@ -97,6 +108,29 @@ serve:
   cache-control: public, max-age=$MAX_AGE
 EOF
 done
+# The replicas sign with fresh keys: nginx forwards only signed image paths.
+THUMBFORGE_KEY=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
+THUMBFORGE_SALT=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+export THUMBFORGE_KEY THUMBFORGE_SALT
+# sign_paths: signs each path read (one a line, from its leading /, already percent-encoded
+# as sent) as serve verifies it (README, Signatures): /SIGNATURE/PATH.
+sign_paths() {
+  python3 -c '
+import base64, hashlib, hmac, os, sys
+key = bytes.fromhex(os.environ["THUMBFORGE_KEY"])
+salt = bytes.fromhex(os.environ["THUMBFORGE_SALT"])
+for line in sys.stdin:
+    path = line.rstrip("\n")
+    code = hmac.new(key, salt + path.encode(), hashlib.sha256).digest()
+    print("/" + base64.urlsafe_b64encode(code).decode().rstrip("=") + path)
+'
+}
+sign() { echo "$1" | sign_paths; }
+# The same signature as `thumbforge sign` gives, or every signed request below would be 403.
+[ "$(sign /tile/Resorts/les-arcs@2x.jpg)" = "$("$TF" sign tile/Resorts/les-arcs@2x.jpg)" ] || {
+  echo "replicas-check.sh: this script's signature differs from 'thumbforge sign'" >&2
+  exit 1
+}
 PORTS=()
 for i in 1 2; do
   port=$(free_port)
@@ -165,7 +199,9 @@ header() { tr -d '\r' <"$1" | awk -v name="$(echo "$2" | tr 'A-Z' 'a-z')" -F': '
 SPREAD_N=40
 before=("$(image_requests "${PORTS[0]}")" "$(image_requests "${PORTS[1]}")")
 statuses=$(for i in $(seq "$SPREAD_N"); do
-  curl -s -o /dev/null -w '%{http_code}\n' "$LB/unsafe/fill:$((100 + i))x80/Resorts/les-arcs@1x.jpg"
+  echo "/fill:$((100 + i))x80/Resorts/les-arcs@1x.jpg"
+done | sign_paths | while read -r path; do
+  curl -s -o /dev/null -w '%{http_code}\n' "$LB$path"
 done | sort | uniq -c | tr -s ' ' | tr '\n' ',')
 after=("$(image_requests "${PORTS[0]}")" "$(image_requests "${PORTS[1]}")")
 spread=($((after[0] - before[0])) $((after[1] - before[1])))
@@ -178,7 +214,7 @@ for i in 0 1; do
 done
 
 # ---------------------------------------------------------------- (b) cache
-P=/unsafe/tile/Resorts/les-arcs@2x.jpg
+P=$(sign /tile/Resorts/les-arcs@2x.jpg)
 curl -s -o "$WORK/b1.jpg" -D "$WORK/b1.h" "$LB$P"
 curl -s -o "$WORK/b2.jpg" -D "$WORK/b2.h" "$LB$P"
 first=$(header "$WORK/b1.h" X-Cache-Status)
@@ -205,20 +241,51 @@ echo "==> (b) after max-age=$MAX_AGE s: $revalidated (the replicas answered ngin
 [ "$conditional_upstream" = 1 ] || fail "(b) no replica answered 304 to nginx's revalidation"
 cmp -s "$WORK/b1.jpg" "$WORK/b4.jpg" || fail "(b) the revalidated body differs"
 
+# ---------------------------------------------------------------- (d) only signed paths
+# Before (c), while both replicas run: "reached no replica" is read from both logs.
+SIG=${P#/}; SIG=${SIG%%/*}
+REST=${P#/"$SIG"}
+refused_paths=(
+  /unsafe/tile/Resorts/les-arcs@2x.jpg / /metrics /readyz /Resorts/les-arcs.jpg
+  "/%$(printf '%02X' "'${SIG:0:1}")${SIG:1}$REST"   # the signature's first character %-encoded
+  "/${SIG:1}$REST"                                  # one character short
+  "/$SIG=$REST"                                     # with padding
+  "/$SIG"                                           # no / after it
+  "//$SIG$REST"                                     # behind an empty segment
+)
+replica_lines() { cat "$WORK"/replica-*.log | grep -c ' GET /' || true; }
+lines_before=$(replica_lines)
+refused_report=
+for path in "${refused_paths[@]}"; do
+  code=$(curl -s -o "$WORK/d.body" -w '%{http_code}' --path-as-is "$LB$path")
+  refused_report="$refused_report $code"
+  [ "$code" = 404 ] || fail "(d) $path through nginx answered $code, not 404"
+  grep -q '<center>nginx' "$WORK/d.body" \
+    || fail "(d) the answer to $path is not nginx's own 404 page: $(head -c 200 "$WORK/d.body")"
+done
+reached=$(($(replica_lines) - lines_before))
+# A forged signature of the right shape (43 characters) passes nginx; the replica refuses it.
+forged="/$(printf 'A%.0s' $(seq 43))$REST"
+forged_code=$(curl -s -o /dev/null -w '%{http_code}' "$LB$forged")
+sleep 0.2
+forged_logged=$(cat "$WORK"/replica-*.log | grep -cF " GET $forged 403" || true)
+echo "==> (d) ${#refused_paths[@]} unsigned or malformed paths through nginx:$refused_report; of them reached a replica: $reached; a forged 43-character signature → $forged_code (logged 403 by a replica: $forged_logged)"
+[ "$reached" = 0 ] || fail "(d) $reached refused paths reached a replica"
+[ "$forged_code" = 403 ] && [ "$forged_logged" = 1 ] \
+  || fail "(d) a forged signature answered $forged_code through nginx, logged 403 by a replica $forged_logged time(s) (expected 403, once)"
+
 # ---------------------------------------------------------------- (c) SIGTERM under load
 # Distinct ad-hoc boxes of the four resort photos: every request a miss in nginx's cache
 # and a render on a replica (none was asked before); one in 8 a large one (2000 pixels
 # wide), so that renders of some length are in flight when SIGTERM arrives.
-python3 - "$WORK/paths.txt" <<'EOF'
-import sys
+python3 - <<'EOF' | sign_paths >"$WORK/paths.txt"
 photos = ["alpe-dhuez", "les-arcs", "snowbird", "whistler-blackcomb"]
-with open(sys.argv[1], "w") as out:
-    for i in range(60000):
-        w, h = 40 + i % 600, 30 + (i // 600) % 400
-        if i % 8 == 0:
-            out.write(f"/unsafe/fit:1000x{h + 100}/Resorts/{photos[i % 4]}@2x.jpg\n")
-        else:
-            out.write(f"/unsafe/fill:{w}x{h}/Resorts/{photos[i % 4]}@1x.jpg\n")
+for i in range(60000):
+    w, h = 40 + i % 600, 30 + (i // 600) % 400
+    if i % 8 == 0:
+        print(f"/fit:1000x{h + 100}/Resorts/{photos[i % 4]}@2x.jpg")
+    else:
+        print(f"/fill:{w}x{h}/Resorts/{photos[i % 4]}@1x.jpg")
 EOF
 before=("$(image_requests "${PORTS[0]}")" "$(image_requests "${PORTS[1]}")")
 lines_before=$(wc -l <"$WORK/nginx/access.log")
@@ -229,7 +296,7 @@ PATHS=$WORK/paths.txt THREADS=2 wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --time
 WRK_PID=$!
 sleep "$STOP_AFTER"
 stopped_at_requests=$(image_requests "${PORTS[0]}")
-logged_before=$(grep -c 'GET /unsafe/' "$WORK/replica-1.log" || true)
+logged_before=$(grep -c 'GET /[A-Za-z0-9_-]\{43\}/' "$WORK/replica-1.log" || true)
 kill -TERM "${REPLICA_PIDS[0]}"
 stop_started=$(date +%s.%N)
 replica_status=0
@@ -237,7 +304,7 @@ wait "${REPLICA_PIDS[0]}" || replica_status=$?
 stop_seconds=$(python3 -c "print(f'{$(date +%s.%N) - $stop_started:.2f}')")
 REPLICA_PIDS=("${REPLICA_PIDS[1]}")
 # Requests replica 1 had accepted and answered after SIGTERM (the drain's work).
-finished_after=$(($(grep -c 'GET /unsafe/' "$WORK/replica-1.log" || true) - logged_before))
+finished_after=$(($(grep -c 'GET /[A-Za-z0-9_-]\{43\}/' "$WORK/replica-1.log" || true) - logged_before))
 wait "$WRK_PID" || fail "(c) wrk failed: $(cat "$WORK/wrk.txt")"
 result=$(tail -n 1 "$WORK/wrk.txt")
 field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])['$1'])" "$result"; }
@@ -265,6 +332,7 @@ echo
 echo "replicas-check summary:"
 echo "  (a) spread:   $SPREAD_N distinct renders → replica 1: ${spread[0]}, replica 2: ${spread[1]}"
 echo "  (b) cache:    1st $first, 2nd $second; If-None-Match → $conditional; after max-age → $revalidated"
+echo "  (d) signed:   refused paths:$refused_report (reached a replica: $reached); forged signature → $forged_code"
 echo "  (c) SIGTERM:  $requests requests at $rps/s, non-2xx/3xx $status_errors, socket errors $socket_errors, retried $retried, $finished_after finished while draining, replica exit $replica_status in ${stop_seconds}s"
 if [ "$FAILURES" -ne 0 ]; then
   echo "replicas-check: $FAILURES check(s) failed" >&2

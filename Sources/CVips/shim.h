@@ -2,6 +2,7 @@
 #define THUMBFORGE_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#include <vips/vector.h> /* vips_vector_set_enabled: not included by vips.h */
 #include <gmodule.h>
 #include <webp/mux.h>
 /* Linux-only tuning below (glibc's mallopt, transparent huge pages) is compiled only where

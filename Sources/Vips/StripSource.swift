@@ -18,7 +18,7 @@ final class StripSource {
       jpeg = opened
       buffer = .allocate(capacity: image.width * image.bands * strip)
     } else {
-      guard let made = VipsLock.withLock({ vips_region_new(image.pointer) }) else {
+      guard let made = vips_region_new(image.pointer) else {
         throw VipsError.fromBuffer(context: "region")
       }
       region = made
@@ -28,7 +28,7 @@ final class StripSource {
   deinit {
     if let jpeg { cjpeg_close(jpeg) }
     buffer?.deallocate()
-    if let region { VipsLock.withLock { g_object_unref(region) } }
+    if let region { g_object_unref(region) }
   }
 
   /// Rows [top, top + count): the first row's address and the distance between rows. Each

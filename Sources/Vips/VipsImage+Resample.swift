@@ -68,9 +68,7 @@ extension VipsImage {
   {
     try PixelCount.checkSides(width, height, "new_memory")
     guard
-      let out = VipsLock.withLock({
-        cvips_image_new_memory_like(like.pointer, Int32(width), Int32(height))
-      })
+      let out = cvips_image_new_memory_like(like.pointer, Int32(width), Int32(height))
     else { throw VipsError.fromBuffer(context: "new_memory") }
     return VipsImage(owning: out)
   }

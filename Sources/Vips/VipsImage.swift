@@ -13,8 +13,7 @@ public final class VipsImage: Sendable {
   }
 
   deinit {
-    let pointer = self.pointer
-    VipsLock.withLock { g_object_unref(pointer) }
+    g_object_unref(pointer)
   }
 
   /// Width in pixels.

@@ -74,7 +74,7 @@ enum VipsOperation {
       vips_error_clear()
       return false
     }
-    defer { VipsLock.withLock { g_object_unref(op) } }
+    defer { g_object_unref(op) }
     let found = findProperty(op, argument) != nil
     knownArguments.withLock { $0[key] = found }
     return found
@@ -101,27 +101,18 @@ enum VipsOperation {
       }
     }
     var built: UnsafeMutablePointer<CVips.VipsOperation>? = created
-    // Savers, loaders and statistics do their real work while building: run those unlocked.
-    let evaluates =
-      name.contains("save") || name.contains("load") || ["avg", "getpoint"].contains(name)
-    let status =
-      evaluates
-      ? vips_cache_operation_buildp(&built)
-      : VipsLock.withLock { vips_cache_operation_buildp(&built) }
-    if status != 0 {
+    // No lock anywhere: the one thing libvips 8.14 does that is not thread-safe here is
+    // liborc's, and `Vips.initialize` turns liborc off (see `Vips.isVectorEnabled`).
+    if vips_cache_operation_buildp(&built) != 0 {
       let error = VipsError.fromBuffer(context: name)
-      VipsLock.withLock {
-        vips_object_unref_outputs(vipsObject(created))
-        g_object_unref(created)
-      }
+      vips_object_unref_outputs(vipsObject(created))
+      g_object_unref(created)
       throw error
     }
     let op = built!
     defer {
-      VipsLock.withLock {
-        vips_object_unref_outputs(vipsObject(op))
-        g_object_unref(op)
-      }
+      vips_object_unref_outputs(vipsObject(op))
+      g_object_unref(op)
     }
     return try read(op)
   }

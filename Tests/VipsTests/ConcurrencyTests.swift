@@ -66,6 +66,41 @@ import Vips
     }
   }
 
+  /// libvips' liborc paths stay off: they are what needed a process-wide lock (see
+  /// `Vips.isVectorEnabled`).
+  @Test func liborcPathsAreOff() {
+    #expect(!Vips.isVectorEnabled)
+  }
+
+  /// A slow operation — a smart crop that evaluates a huge enlarged image while it is being
+  /// built, which used to run inside the process-wide lock — does not hold up a trivial job
+  /// on another thread: the trivial one finishes while the slow one is still running.
+  @Test func slowOperationDoesNotHoldUpOthers() throws {
+    let tiny = try Fixtures.gradient(width: 4, height: 3)
+    let huge = try tiny.resize(scale: 800)  // 3 200 × 2 400, computed on demand
+    let small = try Fixtures.gradient(width: 40, height: 30).encoded(as: .png)
+    let slowStarted = DispatchSemaphore(value: 0)
+    let slowDone = Flag()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      slowStarted.signal()
+      _ = try? huge.smartCrop(width: 300, height: 300, interesting: .attention)
+      slowDone.set()
+    }
+    slowStarted.wait()
+    Thread.sleep(forTimeInterval: 0.05)
+    let trivialFinishedFirst = Flag()
+    DispatchQueue.global().async(group: group) {
+      for _ in 0..<5 {
+        _ = try? VipsImage.load(bytes: small).resize(width: 20, height: 15).encoded(as: .png)
+      }
+      if !slowDone.isSet { trivialFinishedFirst.set() }
+    }
+    group.wait()
+    #expect(slowDone.isSet)
+    #expect(trivialFinishedFirst.isSet, "the trivial job waited for the smart crop to finish")
+  }
+
   @Test func sharedImageCanBeReadFromManyThreads() throws {
     let image = try Fixtures.gradient(width: 64, height: 64)
     let expected = try image.pixelBytes()

@@ -32,6 +32,24 @@ final class Counter: @unchecked Sendable {
   }
 }
 
+/// A thread-safe flag that goes from unset to set once.
+final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+
+  func set() {
+    lock.lock()
+    value = true
+    lock.unlock()
+  }
+
+  var isSet: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+}
+
 /// Fixed-size result slots written from `concurrentPerform` bodies.
 final class Results<Value>: @unchecked Sendable {
   private let lock = NSLock()

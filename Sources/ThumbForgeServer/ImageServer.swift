@@ -190,7 +190,9 @@ public final class ImageServer: HTTPResponder, Sendable {
 
   private func refused(_ error: OnDemandError) -> Response {
     if error.status >= 413 { logger.warning("\(error.logDetail)") }
-    return Self.text(HTTPResponse.Status(code: error.status), error.message)
+    var headers = HTTPFields()
+    if case .changed = error { headers[.retryAfter] = "1" }
+    return Self.text(HTTPResponse.Status(code: error.status), error.message, headers: headers)
   }
 
   /// Keeps an output in memory with its ETag (`hash`: the SHA-256 of its bytes, hex).

@@ -61,7 +61,6 @@ public enum ServeRunner {
       throw ServeError(
         message: "serve.cache '\(settings.cache)' is inside the asset folder; put it outside")
     }
-    Vips.blockUntrustedLoaders(settings.untrustedSources)
     Vips.setOperationCache(maxOperations: 0)
     let workers = options.workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
     // Single-threaded libvips whatever the workers: its threaded sinks can lose a loader's

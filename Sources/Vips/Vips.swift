@@ -96,9 +96,15 @@ public enum Vips {
     vips_leak_set(1)
   }
 
-  /// Blocks loaders libvips marks as untrusted (SVG, PDF, …) for input from strangers.
+  /// Blocks loaders libvips marks as untrusted (SVG, PDF, ImageMagick, …) for input from
+  /// strangers. Call it before the first file is read.
+  ///
+  /// libvips blocks the operation classes that exist when it is called, so the deferred
+  /// format modules (ImageMagick and PDF among them, see `FormatModules`) are loaded first:
+  /// a class registered later would not be blocked.
   public static func blockUntrustedLoaders(_ block: Bool) {
     _ = try? initialize()
+    if block { FormatModules.loadPending() }
     vips_block_untrusted_set(block ? 1 : 0)
   }
 

@@ -18,9 +18,13 @@ struct ServeCLITests {
     let cli: RunningCLI
     let port: Int
 
-    init(_ name: String = #function, bigPhoto: Bool = false, serve: String = "") async throws {
+    init(
+      _ name: String = #function, bigPhoto: Bool = false, serve: String = "",
+      before: (Sandbox) throws -> Void = { _ in }
+    ) async throws {
       let config = Sandbox.defaultConfig + serve
       sandbox = try Sandbox(name, config: config)
+      try before(sandbox)
       try sandbox.write(
         try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Assets/Flags/Italy.svg")),
         to: "Flags/Italy.svg")
@@ -111,8 +115,25 @@ struct ServeCLITests {
 
   @Test("untrusted folders: SVG masters are refused (422), raster ones still served")
   func untrustedSources() async throws {
-    let server = try await Running(serve: "serve:\n  untrusted-sources: true\n")
+    // In the folder before the server starts, so the first scan meets them: a BMP named
+    // .png (only ImageMagick reads it) and an SVG drawing a file from outside the folder.
+    // Both loaders must already be blocked then: neither file may be parsed, ever.
+    let outside = FileManager.default.temporaryDirectory
+      .appendingPathComponent("thumbforge-outside-\(getpid()).png")
+    try Data(try Fixtures.gradient(width: 8, height: 8).encoded(as: .png)).write(to: outside)
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let server = try await Running(serve: "serve:\n  untrusted-sources: true\n") { sandbox in
+      try sandbox.write(Self.bmp(width: 4, height: 4), to: "Photos/Sneaky@2x.png")
+      try sandbox.write(
+        Data(
+          ("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"25\">"
+            + "<image href=\"file://\(outside.path)\" width=\"40\" height=\"25\"/></svg>").utf8),
+        to: "Flags/Outside.svg")
+    }
     defer { server.cli.send(SIGKILL) }
+    #expect(
+      try RawHTTP.get("/unsafe/variants/Photos/Sneaky@1x.png", port: server.port).status == 422)
+    #expect(try RawHTTP.get("/unsafe/flag/Flags/Outside@2x.png", port: server.port).status == 422)
     try server.sandbox.image("Photos/Small@2x.png", try Fixtures.gradient(width: 200, height: 100))
     // The folder is reloaded within a second of the new file.
     var status = 0
@@ -122,5 +143,20 @@ struct ServeCLITests {
     }
     #expect(status == 200)
     #expect(try RawHTTP.get("/unsafe/flag/Flags/Italy@2x.png", port: server.port).status == 422)
+  }
+
+  /// A 24-bit BMP of black pixels (libvips reads BMP only through ImageMagick).
+  static func bmp(width: Int, height: Int) -> Data {
+    let row = (width * 3 + 3) / 4 * 4
+    let size = 54 + row * height
+    var bytes: [UInt8] = Array("BM".utf8)
+    func le(_ value: Int, _ count: Int) {
+      for index in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+    }
+    le(size, 4); le(0, 4); le(54, 4)  // file header
+    le(40, 4); le(width, 4); le(height, 4); le(1, 2); le(24, 2)  // info header
+    le(0, 4); le(row * height, 4); le(2835, 4); le(2835, 4); le(0, 4); le(0, 4)
+    bytes += [UInt8](repeating: 0, count: row * height)
+    return Data(bytes)
   }
 }

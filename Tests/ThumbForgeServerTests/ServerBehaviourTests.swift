@@ -5,9 +5,9 @@ import HummingbirdTesting
 import Logging
 import Synchronization
 import Testing
-import ThumbForge
 import Vips
 
+@testable import ThumbForge
 @testable import ThumbForgeServer
 
 @Suite("serve: signatures, coalescing, queue, draining", .timeLimit(.minutes(10)))
@@ -193,14 +193,19 @@ struct ServerBehaviourTests {
   func untrustedLimit() throws {
     let untrusted = try ServerHarness(config: ServerHarness.config + "  untrusted-sources: true\n")
     defer { untrusted.remove() }
-    let folder = try OnDemandFolder.load(BuildOptions(folder: untrusted.folder))
-    #expect(folder.config.limitInputPixels == ServeSettings.untrustedPixelLimit)
+    // `serving`, not `load`: loading an untrusted folder blocks libvips' untrusted loaders
+    // for the whole process, this test process included (Scripts/attack.sh checks that).
+    let workspace = OnDemandFolder.serving(
+      try Workspace.resolve(BuildOptions(folder: untrusted.folder)))
+    #expect(workspace.config.limitInputPixels == ServeSettings.untrustedPixelLimit)
+    #expect(workspace.confined)
     let set = try ServerHarness(
       config: "limit-input-pixels: 1000000\n" + ServerHarness.config + "  untrusted-sources: true\n"
     )
     defer { set.remove() }
     #expect(
-      try OnDemandFolder.load(BuildOptions(folder: set.folder)).config.limitInputPixels == 1_000_000
+      OnDemandFolder.serving(try Workspace.resolve(BuildOptions(folder: set.folder)))
+        .config.limitInputPixels == 1_000_000
     )
   }
 

@@ -15,6 +15,8 @@ public enum OnDemandError: Error, Sendable, Equatable {
   case tooLarge(String)
   /// 422: the master cannot be decoded, or rendering it failed.
   case undecodable(String)
+  /// 503: a master changed since the folder was scanned; the next reload plans it.
+  case changed(String)
 
   /// The HTTP status of the answer.
   public var status: Int {
@@ -23,6 +25,7 @@ public enum OnDemandError: Error, Sendable, Equatable {
     case .unknownRecipe, .adHocRefused, .unsupportedFormat: 400
     case .tooLarge: 413
     case .undecodable: 422
+    case .changed: 503
     }
   }
 
@@ -36,13 +39,14 @@ public enum OnDemandError: Error, Sendable, Equatable {
     case .noSuchOutput(let why): why
     case .tooLarge: "the master image is larger than the server accepts"
     case .undecodable: "the master image cannot be decoded"
+    case .changed: "the asset is being updated; retry shortly"
     }
   }
 
   /// The detail for the server's log (may name the master file and the library's reason).
   public var logDetail: String {
     switch self {
-    case .tooLarge(let detail), .undecodable(let detail): detail
+    case .tooLarge(let detail), .undecodable(let detail), .changed(let detail): detail
     default: message
     }
   }

@@ -30,12 +30,14 @@ public struct OnDemandFolder: Sendable {
 
   /// Loads `workspace` as a server sees it: symbolic links leaving the folder are skipped,
   /// and an untrusted folder gets the lower pixel limit unless the file sets one.
+  ///
+  /// An untrusted folder has libvips' untrusted loaders (SVG, PDF, ImageMagick …) blocked
+  /// before its first file is read, so not even the scan's header reads run them: such a
+  /// master is reported as undecodable and never parsed. Blocking is process-wide and never
+  /// lifted by a reload.
   static func load(_ workspace: Workspace) throws(ConfigError) -> OnDemandFolder {
-    var workspace = workspace
-    workspace.confined = true
-    if workspace.config.serve.untrustedSources && !workspace.config.limitInputPixelsIsSet {
-      workspace.config.limitInputPixels = ServeSettings.untrustedPixelLimit
-    }
+    let workspace = serving(workspace)
+    if workspace.config.serve.untrustedSources { Vips.blockUntrustedLoaders(true) }
     let signature = FolderSignature.of(workspace)
     let manifestStamp = Self.stamp(of: workspace.manifest)
     let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -60,6 +62,17 @@ public struct OnDemandFolder: Sendable {
         plan.jobs.map { ($0.source.qualifiedName, $0) }, uniquingKeysWith: { a, _ in a }),
       problems: problems, previous: previous, signature: signature,
       manifestStamp: manifestStamp)
+  }
+
+  /// `workspace` as a server reads it: confined to the folder, and with the lower pixel
+  /// limit when its sources are untrusted and the file sets no limit.
+  static func serving(_ workspace: Workspace) -> Workspace {
+    var workspace = workspace
+    workspace.confined = true
+    if workspace.config.serve.untrustedSources && !workspace.config.limitInputPixelsIsSet {
+      workspace.config.limitInputPixels = ServeSettings.untrustedPixelLimit
+    }
+    return workspace
   }
 
   private static func stamp(of file: URL) -> FileStamp? {
@@ -153,7 +166,9 @@ public struct OnDemandFolder: Sendable {
       throw .noSuchOutput(
         Self.missingVariant(
           asset: job.source, isDark: isDark, gamut: gamut, darkSuffix: config.darkSuffix)
-          ?? "\(recipe.text) makes no \(scale)x output of this asset: \(set.skipped.first ?? "no output at \(scale)x")"
+          // Not the planner's reason: it names the master file and its size, which a
+          // response body never does (paths stay in the log).
+          ?? "\(recipe.text) makes no \(scale)x output of this asset"
       )
     }
     let alone = Job(source: job.source, imageSets: [set])
@@ -248,6 +263,38 @@ public struct OnDemandFolder: Sendable {
     let work = Self.work(of: request.job)
     // Over a limit: refused from the plan, before anything is decoded (413).
     if let refusal = renderer.limits.refusal(of: work) { throw .tooLarge(refusal) }
+    // A master replaced since the scan would be rendered under the old master's address
+    // (and past the plan's limits, checked again from its header while decoding): the
+    // render is refused before and discarded after, until the reload plans the new file.
+    try checkUnchanged(request.job)
+    let files = try renderFiles(request, work: work, renderer: renderer, decoded: decoded)
+    try checkUnchanged(request.job)
+    return request.job.imageSets.flatMap { set in
+      set.outputs.compactMap { output in
+        files.first(where: { $0.output == output }).map { file in
+          RenderedOutput(
+            cacheKey: request.cacheKey(set: set, output: output), bytes: file.bytes,
+            hash: file.hash, format: output.format, pixelSize: output.pixelSize)
+        }
+      }
+    }
+  }
+
+  /// Throws ``OnDemandError/changed(_:)`` when a master of `job` no longer has the size and
+  /// modification time it had when the folder was scanned.
+  private func checkUnchanged(_ job: Job) throws(OnDemandError) {
+    for master in job.source.allMasters {
+      let now = FileStamp.current(at: workspace.folder.appendingPathComponent(master.path).path)
+      guard let now, signature.files[master.path] == now.modified ^ Int64(now.byteSize) else {
+        throw .changed("\(master.path) changed since the folder was scanned")
+      }
+    }
+  }
+
+  private func renderFiles(
+    _ request: OnDemandRequest, work: [(Recipe, PlannedOutput)], renderer: Renderer,
+    decoded: DecodedMasters
+  ) throws(OnDemandError) -> [RenderedFile] {
     let files: [RenderedFile]
     if let master = request.wholeDecodeMaster {
       do {
@@ -266,15 +313,7 @@ public struct OnDemandFolder: Sendable {
       }
       files = result.files
     }
-    return request.job.imageSets.flatMap { set in
-      set.outputs.compactMap { output in
-        files.first(where: { $0.output == output }).map { file in
-          RenderedOutput(
-            cacheKey: request.cacheKey(set: set, output: output), bytes: file.bytes,
-            hash: file.hash, format: output.format, pixelSize: output.pixelSize)
-        }
-      }
-    }
+    return files
   }
 
   /// Every output of `job`, each with its recipe.

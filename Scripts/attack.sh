@@ -22,7 +22,8 @@
 #  6  slowloris: 1 500 connections (100 of them trickling a header line every 2 s) against a
 #     server with ulimit -n 1024: /healthz < 1 s meanwhile, all closed by the server in 15 s
 #  7  slow readers: 50 clients read a ~26 MB PNG output at 1 KB/s: peak RSS < 600 MB
-#  8  flood: 200 concurrent distinct large renders (serve.memory-budget: 512): only 200, 429
+#  8  flood: 200 concurrent distinct large renders (20–26 MP outputs of 6000×6000 RGBA
+#     masters; 8 render workers, serve.memory-budget: 512, queue: 16, timeout: 15): only 200, 429
 #     or 503, peak RSS < 512 + 150 MB
 #  9  small leaks: (a) 404 bodies (unknown assets, near misses, an output the recipe does not
 #     make) name no master file (but the one asked for) nor byte size; (b) a signature with "="
@@ -332,7 +333,9 @@ row_3() {
 # GETs): 413 is right; a 200 is wrong when its pixels are the swapped-in master's colour
 # (blue); it is tolerated when its bytes equal the same output's before the swap (right
 # after it), and as stale when its pixels are the old master's (red) right after the swap,
-# or at any time after the stealth swap (nothing tells the server that file changed).
+# or at any time after the stealth swap (nothing tells the server that file changed). A 503
+# with Retry-After (the master changed since the scan: come back after the reload) is
+# tolerated right after the swap, and after the stealth swap; any other 5xx fails.
 judge_swap() {
   local mode=$1 phase=$2 answers=$3 old=$4 count i path status body colour
   count=$(echo "$answers" | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)))')
@@ -360,6 +363,13 @@ judge_swap() {
             fi ;;
           *) note_fail "$mode swap, $phase: $path answered 200 with unexpected pixels '$colour' ($size)" ;;
         esac ;;
+      503)
+        local retry; retry=$(echo "$answers" | json "$i.retry_after" 2>/dev/null)
+        if [ -n "$retry" ] && [ "$retry" != None ] && { [ "$phase" = immediate ] || [ "$mode" = stealth ]; }; then
+          SWAP_REPORT="$SWAP_REPORT(Retry-After: $retry)"
+        else
+          note_fail "$mode swap, $phase: $path answered 503 (Retry-After: ${retry:-none})"
+        fi ;;
       5*|000|error*) note_fail "$mode swap, $phase: $path answered $status" ;;
       *)
         local text=$body
@@ -417,10 +427,11 @@ print(json.dumps(answers))' "$WORK/row4-$mode")
     sleep 2
     local later=() path
     for path in "/fill:100x100/$name@1x.png" "/fill:140x140/$name@1x.png" "/variants/$name@3x.png" "/variants/$name@1x.png"; do
-      local answer; answer=$(http "$(unsafe "$path")")
       local saved=$WORK/row4-$mode/later-$(echo "$path" | tr '/:@' '___')
-      cp "$WORK/body" "$saved"
-      later+=("{\"path\": \"$(unsafe "$path")\", \"status\": ${answer%% *}, \"body\": \"$saved\"}")
+      local answer; answer=$(curl -s -o "$saved" -D "$saved.headers" -w '%{http_code}' --max-time 30 \
+        "http://127.0.0.1:$PORT$(unsafe "$path")")
+      local retry; retry=$(tr -d '\r' <"$saved.headers" | awk -F': ' 'tolower($1) == "retry-after" { print $2 }')
+      later+=("{\"path\": \"$(unsafe "$path")\", \"status\": $answer, \"body\": \"$saved\", \"retry_after\": \"$retry\"}")
     done
     judge_swap $mode "after 2 s" "[$(IFS=,; echo "${later[*]}")]" "$old"
     SWAP_REPORT="$SWAP_REPORT;"
@@ -526,19 +537,25 @@ row_7() {
 row_8() {
   local dir; dir=$(folder row8 "memory-budget: 512" "queue: 16" "timeout: 15")
   local i
-  for i in 1 2 3 4; do cp "$(input "noise-rgba-$i.png" png 3000 3000 --alpha --noise "$((20 + i))")" "$dir/Big$i.png"; done
+  # Large in pixels, small on disk: 6000×6000 RGBA masters of one colour each (144 MB
+  # decoded), fit boxes of 1500–1699 pt at 3x (outputs of 20–26 MP).
+  local colours=(C04040 40C040 4040C0 C0C040)
+  for i in 1 2 3 4; do
+    cp "$(input "large-rgba-$i.png" png 6000 6000 --alpha --colour "${colours[$((i - 1))]}")" "$dir/Big$i.png"
+  done
   "$PYTHON" - "$WORK/row8.paths" <<'EOF'
 import sys
 with open(sys.argv[1], "w") as out:
     for i in range(200):
-        out.write(f"/unsafe/fit:{500 + i}x{500 + i}/Big{1 + i % 4}@3x.png\n")
+        out.write(f"/unsafe/fit:{1500 + i}x{1500 + i}/Big{1 + i % 4}@3x.png\n")
 EOF
   local budget=512 note=
-  if ! start_server row8 "$dir"; then
+  # 8 render workers: without a memory budget, as many large renders at once as that.
+  if ! start_server row8 "$dir" "$JOBS_FLAG" 8; then
     note_fail "the server did not start with serve.memory-budget: 512: $START_ERROR"
     # Still measured without the key, for the record.
     sed -i '/memory-budget/d' "$dir/thumbforge.yml"
-    start_server row8-nobudget "$dir" || { verdict FAIL "${fails[*]}; without the key it did not start either: $START_ERROR"; return; }
+    start_server row8-nobudget "$dir" "$JOBS_FLAG" 8 || { verdict FAIL "${fails[*]}; without the key it did not start either: $START_ERROR"; return; }
     note=" (measured without serve.memory-budget, which the binary refused)"
   fi
   local result; result=$("${PY[@]}" flood --port "$PORT" --paths "$WORK/row8.paths" --timeout 45)
@@ -548,7 +565,7 @@ EOF
   server_alive || note_fail "the server is gone after the flood"
   stop_server
   [ "$ROW_RSS_MB" -lt $((budget + 150)) ] || note_fail "peak RSS $ROW_RSS_MB MB (< $((budget + 150)) expected)$note"
-  finish "200 concurrent distinct renders (fit 500–699 pt at 3x of four 3000×3000 RGBA PNGs, queue 16, timeout 15 s): $statuses, slowest answer after $(echo "$result" | json slowest_s) s; peak RSS $ROW_RSS_MB MB$note"
+  finish "200 concurrent distinct renders (fit 1500–1699 pt at 3x of four 6000×6000 RGBA PNGs, $JOBS_FLAG 8, queue 16, timeout 15 s): $statuses, slowest answer after $(echo "$result" | json slowest_s) s; peak RSS $ROW_RSS_MB MB$note"
 }
 
 row_9() {

@@ -42,14 +42,17 @@ def signed(path):
     return "/" + base64.urlsafe_b64encode(code).decode().rstrip("=") + path
 
 
-def get(port, path, timeout=10.0):
-    """(status, body bytes, seconds); status is an "error: …" text when no answer came."""
+def get(port, path, timeout=10.0, headers=None):
+    """(status, body bytes, seconds); status is an "error: …" text when no answer came.
+    `headers`, a dict, receives the response's headers (lowercase names)."""
     started = time.monotonic()
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         connection.request("GET", path)
         response = connection.getresponse()
         body = response.read()
+        if headers is not None:
+            headers.update({name.lower(): value for name, value in response.getheaders()})
         return response.status, body, time.monotonic() - started
     except Exception as error:  # noqa: BLE001 - any failure is an observation
         return f"error: {type(error).__name__}: {error}", b"", time.monotonic() - started
@@ -329,13 +332,15 @@ def swap(args):
     swapped = time.monotonic()
     answers = []
     for path in args.paths:
-        status, body, seconds = get(args.port, path, timeout=30)
+        headers = {}
+        status, body, seconds = get(args.port, path, timeout=30, headers=headers)
         out = None
         if args.save and status == 200:
             out = os.path.join(args.save, f"swap-{len(answers)}.bin")
             with open(out, "wb") as file:
                 file.write(body)
         answers.append({"path": path, "status": status, "bytes": len(body),
+                        "retry_after": headers.get("retry-after"),
                         "after_swap_ms": round((time.monotonic() - swapped) * 1000, 1),
                         "body": out if out else body[:120].decode("utf-8", "replace")})
     print(json.dumps(answers))

@@ -26,8 +26,8 @@
 #     masters; 8 render workers, serve.memory-budget: 512, queue: 16, timeout: 15): only 200, 429
 #     or 503, peak RSS < 512 + 150 MB
 #  9  small leaks: (a) 404 bodies (unknown assets, near misses, an output the recipe does not
-#     make) name no master file (but the one asked for) nor byte size; (b) a signature with "="
-#     or a %-encoded character is 403; (c) a 1-byte key is refused (message names 32 bytes);
+#     make) name no master file (but the one asked for) nor byte size; (b) a signature with "=",
+#     a %-encoded character, or a non-canonical last character (same bytes) is 403; (c) a 1-byte key is refused (message names 32 bytes);
 #     (d) a name with an accent answers the same in NFC and NFD, also after a reload;
 #     (e) 300 small renders with cache-size: 1 leave du -sk of the cache ≤ 1.1 MB
 # 10  through nginx with Examples/nginx/thumbforge.conf: /unsafe/…, /, /metrics are nginx's
@@ -614,10 +614,17 @@ row_9() {
     index=$("$PYTHON" -c 'import sys; s=sys.argv[1]; print(next((i for i,c in enumerate(s) if c in "-_"), 0))' "$sig")
     char=${sig:$index:1}
     encoded=$(code "/${sig:0:$index}%$(printf '%02X' "'$char")${sig:$((index + 1))}$rest")
-    report="$report; (b) signed $plain, with '=' $padded, with '$char' as %$(printf '%02X' "'$char") $encoded"
+    # 43 Base64 characters carry 258 bits for the 256 of the MAC: the last one has two
+    # unused bits, so three other spellings decode to the same bytes.
+    local twin twin_code
+    twin=$("$PYTHON" -c 'import sys; a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+s = sys.argv[1]; print(s[:-1] + a[a.index(s[-1]) ^ 1])' "$sig")
+    twin_code=$(code "/$twin$rest")
+    report="$report; (b) signed $plain, with '=' $padded, with '$char' as %$(printf '%02X' "'$char") $encoded, with the last character's unused bit set ('${sig: -1}' → '${twin: -1}') $twin_code"
     [ "$plain" = 200 ] || note_fail "(b) the correctly signed path answered $plain"
     [ "$padded" = 403 ] || note_fail "(b) the signature with '=' added answered $padded, not 403"
     [ "$encoded" = 403 ] || note_fail "(b) the signature with '$char' as %$(printf '%02X' "'$char") answered $encoded, not 403"
+    [ "$twin_code" = 403 ] || note_fail "(b) the signature with its last character '${sig: -1}' as '${twin: -1}' (same bytes, non-canonical Base64) answered $twin_code, not 403"
     # (d)
     local spellings=() pct
     for name in "$nfc" "$nfd"; do

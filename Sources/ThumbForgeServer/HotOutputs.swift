@@ -19,6 +19,9 @@ final class HotOutputs: Sendable {
     var clock: UInt64 = 0
   }
 
+  /// The largest output kept in memory (larger ones are sent from the result cache's file).
+  static let largestItem = 4 * 1_048_576
+
   init(capacity: Int) {
     self.capacity = capacity
   }
@@ -33,7 +36,7 @@ final class HotOutputs: Sendable {
   }
 
   func store(_ item: Item, for key: String) {
-    guard item.bytes.count <= capacity / 4 else { return }
+    guard item.bytes.count <= min(capacity / 4, Self.largestItem) else { return }
     state.withLock { state in
       state.clock += 1
       if let old = state.items[key] { state.bytes -= old.item.bytes.count }

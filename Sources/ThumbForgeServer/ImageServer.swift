@@ -19,16 +19,23 @@ public final class ImageServer: HTTPResponder, Sendable {
   let signer: URLSigner?
   let cache: ResultCache
   let coordinator: RenderCoordinator
-  let metrics = ServerMetrics()
+  let metrics: ServerMetrics
   let logger: Logger
   let preview: Bool
+  /// Connections open now, and their cap (`serve.max-connections`).
+  let connections: OpenConnections
+  /// Whether `/metrics` answers on this listener (not when it has one of its own).
+  let metricsHere: Bool
   private let draining = Atomic<Bool>(false)
 
   /// A server over `folder`'s assets; `signer` nil: paths are unsigned (`/unsafe/…`).
   public init(
-    folder: OnDemandFolder, signer: URLSigner?, preview: Bool, workers: Int, logger: Logger
+    folder: OnDemandFolder, signer: URLSigner?, preview: Bool, workers: Int, logger: Logger,
+    metricsHere: Bool = true
   ) throws {
     let settings = folder.config.serve
+    connections = OpenConnections(limit: settings.maxConnections)
+    self.metricsHere = metricsHere
     snapshot = Mutex(FolderSnapshot(folder))
     hot = HotOutputs(capacity: 64 * 1_048_576)
     decoded = DecodedMasters(capacity: settings.decodedCache * 1_048_576)
@@ -38,7 +45,13 @@ public final class ImageServer: HTTPResponder, Sendable {
     let cacheFolder = URL(fileURLWithPath: settings.cache, relativeTo: folder.folder)
       .standardizedFileURL
     cache = try ResultCache(folder: cacheFolder, capacity: settings.cacheSize * 1_048_576)
-    coordinator = RenderCoordinator(workers: workers, queueLimit: settings.queue)
+    let metrics = ServerMetrics()
+    self.metrics = metrics
+    coordinator = RenderCoordinator(
+      workers: workers, queueLimit: settings.queue,
+      memoryBudget: MemoryBudget.bytes(
+        configuredMB: settings.memoryBudget, decodedCacheBytes: settings.decodedCache * 1_048_576),
+      onCancel: { metrics.cancelled() })
   }
 
   /// The folder as last loaded.
@@ -91,10 +104,8 @@ public final class ImageServer: HTTPResponder, Sendable {
       return draining.load(ordering: .relaxed)
         ? (Self.text(.serviceUnavailable, "draining"), "-") : (Self.text(.ok, "ready"), "-")
     case "/metrics":
-      metrics.update(cache: cache.usage, queue: coordinator.depth)
-      var headers = HTTPFields()
-      headers[.contentType] = "text/plain; version=0.0.4"
-      return (Self.body(metrics.exposition(), status: .ok, headers: headers), "-")
+      guard metricsHere else { return (Self.text(.notFound, "not found"), "-") }
+      return (metricsResponse(), "-")
     case "/":
       guard preview else { return (Self.text(.notFound, "not found"), "-") }
       var headers = HTTPFields()
@@ -104,6 +115,16 @@ public final class ImageServer: HTTPResponder, Sendable {
     default:
       return await image(request)
     }
+  }
+
+  /// The Prometheus exposition of the server's metrics.
+  func metricsResponse() -> Response {
+    metrics.update(
+      cache: cache.usage, queue: coordinator.depth, budget: coordinator.memoryBudget,
+      connections: connections.open)
+    var headers = HTTPFields()
+    headers[.contentType] = "text/plain; version=0.0.4"
+    return Self.body(metrics.exposition(), status: .ok, headers: headers)
   }
 
   private func image(_ request: Request) async -> (Response, String) {
@@ -132,8 +153,14 @@ public final class ImageServer: HTTPResponder, Sendable {
       let item = remember(bytes, hash: hash, for: resolved.cacheKey)
       return (imageResponse(item, format: resolved.format, request: request), "catalog")
     }
-    if let bytes = cache.bytes(for: resolved.cacheKey) {
-      let item = remember(bytes, hash: ContentHash.of(bytes: bytes), for: resolved.cacheKey)
+    if let file = cache.file(for: resolved.cacheKey) {
+      // Large results are sent from the file, never held whole per request.
+      guard file.byteCount <= HotOutputs.largestItem,
+        let data = FileManager.default.contents(atPath: file.path)
+      else {
+        return (fileResponse(file, format: resolved.format, request: request), "hit")
+      }
+      let item = remember(Array(data), hash: file.hash, for: resolved.cacheKey)
       return (imageResponse(item, format: resolved.format, request: request), "hit")
     }
     guard !draining.load(ordering: .relaxed) else {
@@ -141,7 +168,8 @@ public final class ImageServer: HTTPResponder, Sendable {
     }
     do {
       let (output, outcome) = try await coordinator.output(
-        for: resolved.cacheKey, timeout: .seconds(folder.config.serve.timeout)
+        for: resolved.cacheKey, need: resolved.estimatedBytes,
+        timeout: .seconds(folder.config.serve.timeout)
       ) { [self] in render(resolved, in: folder) }
       let item = remember(output.bytes, hash: output.hash, for: resolved.cacheKey)
       return (imageResponse(item, format: resolved.format, request: request), outcome.rawValue)
@@ -149,6 +177,11 @@ public final class ImageServer: HTTPResponder, Sendable {
       var headers = HTTPFields()
       headers[.retryAfter] = "1"
       return (Self.text(.tooManyRequests, "too many renders waiting", headers: headers), "-")
+    } catch RenderCoordinator.Refusal.overBudget(let need, let budget) {
+      logger.warning(
+        "\(resolved.asset): the render needs about \(need >> 20) MB, over serve.memory-budget (\(budget >> 20) MB)"
+      )
+      return (Self.text(.contentTooLarge, OnDemandError.tooLarge("").message), "-")
     } catch RenderCoordinator.Refusal.timedOut {
       var headers = HTTPFields()
       headers[.retryAfter] = "1"
@@ -171,7 +204,7 @@ public final class ImageServer: HTTPResponder, Sendable {
       nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds
         / 1_000_000_000)
     if case .success(let outputs) = result {
-      for output in outputs { cache.store(output.bytes, for: output.cacheKey) }
+      for output in outputs { cache.store(output.bytes, hash: output.hash, for: output.cacheKey) }
     }
     return result
   }
@@ -205,14 +238,65 @@ public final class ImageServer: HTTPResponder, Sendable {
   private func imageResponse(_ item: HotOutputs.Item, format: ImageFormat, request: Request)
     -> Response
   {
+    imageResponse(etag: item.etag, format: format, request: request, byteCount: item.bytes.count) {
+      Self.streamed(item.bytes)
+    }
+  }
+
+  private func fileResponse(_ file: ResultCache.File, format: ImageFormat, request: Request)
+    -> Response
+  {
+    imageResponse(
+      etag: "\"" + file.hash + "\"", format: format, request: request, byteCount: file.byteCount
+    ) { Self.streamed(file: file.path, byteCount: file.byteCount) }
+  }
+
+  private func imageResponse(
+    etag: String, format: ImageFormat, request: Request, byteCount: Int,
+    body: () -> ResponseBody
+  ) -> Response {
     var headers = HTTPFields()
-    headers[.eTag] = item.etag
+    headers[.eTag] = etag
     headers[.cacheControl] = currentFolder.config.serve.cacheControl
-    if let match = request.headers[.ifNoneMatch], Self.matches(match, item.etag) {
+    if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
       return Response(status: .notModified, headers: headers)
     }
     headers[.contentType] = Self.mimeType(format)
-    return Self.body(item.bytes, status: .ok, headers: headers)
+    headers[.contentLength] = String(byteCount)
+    return Response(status: .ok, headers: headers, body: body())
+  }
+
+  /// The bytes of a response body per write: a client that reads slowly holds one chunk,
+  /// not a copy of the whole output (the writes wait while the socket's buffer is full,
+  /// and ``ConnectionGate`` closes a connection that stays full past `write-timeout`).
+  static let chunk = 64 * 1024
+
+  /// `bytes` (shared, not copied) written a chunk at a time.
+  static func streamed(_ bytes: [UInt8]) -> ResponseBody {
+    guard bytes.count > chunk else { return ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)) }
+    return ResponseBody(contentLength: bytes.count) { writer in
+      var start = 0
+      while start < bytes.count {
+        let end = min(start + chunk, bytes.count)
+        try await writer.write(ByteBuffer(bytes: bytes[start..<end]))
+        start = end
+      }
+      try await writer.finish(nil)
+    }
+  }
+
+  /// A cache file written a chunk at a time, read as it is sent.
+  static func streamed(file path: String, byteCount: Int) -> ResponseBody {
+    ResponseBody(contentLength: byteCount) { writer in
+      guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw CocoaError(.fileReadNoSuchFile)
+      }
+      defer { try? handle.close() }
+      while let data = try handle.read(upToCount: chunk), !data.isEmpty {
+        try await writer.write(ByteBuffer(bytes: data))
+      }
+      try await writer.finish(nil)
+    }
   }
 
   /// Whether an `If-None-Match` value names `etag` (or is `*`).

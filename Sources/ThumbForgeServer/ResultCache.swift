@@ -1,10 +1,14 @@
 public import Foundation
 internal import Synchronization
+internal import ThumbForge
 
 /// Rendered outputs on disk, by content address, capped in size: the least recently used
 /// results are deleted first. Files are written to a temporary name and renamed, so a reader
 /// never sees half a file; the index is rebuilt from the folder at start-up (a file's
 /// modification time stands for its last use), so the cache survives restarts.
+///
+/// The cap counts the disk space files take (whole blocks: 4 KB for a 300-byte output on
+/// most file systems), not their byte sizes, so the folder's `du` stays within it.
 public final class ResultCache: Sendable {
   public let folder: URL
   public let capacity: Int
@@ -17,8 +21,18 @@ public final class ResultCache: Sendable {
   }
 
   private struct Entry {
+    /// Disk space taken, in bytes (allocated blocks).
     var size: Int
     var lastUse: UInt64
+    /// SHA-256 of the bytes, hex, once known (the ETag).
+    var hash: String? = nil
+  }
+
+  /// A cached output as a file: its path, byte count and content hash.
+  struct File {
+    let path: String
+    let byteCount: Int
+    let hash: String
   }
 
   /// Opens (creating it when missing) the cache at `folder`, holding at most `capacity` bytes.
@@ -27,19 +41,17 @@ public final class ResultCache: Sendable {
     self.capacity = capacity
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var state = State()
-    let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+    let keys: [URLResourceKey] = [.contentModificationDateKey, .isRegularFileKey]
     let files =
       (try? FileManager.default.contentsOfDirectory(
         at: folder, includingPropertiesForKeys: keys)) ?? []
     var found: [(key: String, size: Int, modified: Date)] = []
     for file in files where Self.isKey(file.lastPathComponent) {
-      guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
+      guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true,
+        let size = Self.diskSpace(of: file.path)
       else { continue }
       found.append(
-        (
-          file.lastPathComponent, values.fileSize ?? 0,
-          values.contentModificationDate ?? .distantPast
-        ))
+        (file.lastPathComponent, size.disk, values.contentModificationDate ?? .distantPast))
     }
     for item in found.sorted(by: { $0.modified < $1.modified }) {
       state.clock += 1
@@ -67,8 +79,34 @@ public final class ResultCache: Sendable {
     return Array(data)
   }
 
+  /// The file stored for `key`, marking it used; `nil` when absent. Its hash is computed
+  /// once (reading the file) when the entry was found at start-up.
+  func file(for key: String) -> File? {
+    guard Self.isKey(key), let known = state.withLock({ $0.entries[key] }) else { return nil }
+    let path = path(of: key)
+    guard let size = Self.diskSpace(of: path),
+      let hash = try? known.hash ?? ContentHash.ofFile(at: path)
+    else {
+      state.withLock { state in
+        if let entry = state.entries.removeValue(forKey: key) { state.bytes -= entry.size }
+      }
+      return nil
+    }
+    state.withLock { state in
+      state.clock += 1
+      state.entries[key]?.lastUse = state.clock
+      state.entries[key]?.hash = hash
+    }
+    return File(path: path, byteCount: size.bytes, hash: hash)
+  }
+
   /// Stores `bytes` under `key` (a hex content address), then evicts down to the capacity.
   public func store(_ bytes: [UInt8], for key: String) {
+    store(bytes, hash: nil, for: key)
+  }
+
+  /// Stores `bytes` (whose SHA-256 is `hash`, when known) under `key`, then evicts.
+  func store(_ bytes: [UInt8], hash: String?, for key: String) {
     guard Self.isKey(key), bytes.count <= capacity else { return }
     let temporary = folder.appendingPathComponent(".tmp-\(key)-\(UUID().uuidString)")
     do {
@@ -81,16 +119,24 @@ public final class ResultCache: Sendable {
       try? FileManager.default.removeItem(at: temporary)
       return
     }
+    let size = Self.diskSpace(of: path(of: key))?.disk ?? bytes.count
     state.withLock { state in
       state.clock += 1
       if let old = state.entries[key] { state.bytes -= old.size }
-      state.entries[key] = Entry(size: bytes.count, lastUse: state.clock)
-      state.bytes += bytes.count
+      state.entries[key] = Entry(size: size, lastUse: state.clock, hash: hash)
+      state.bytes += size
     }
     evict()
   }
 
-  /// Bytes and entries held now.
+  /// A file's byte count and the disk space it takes (its allocated blocks).
+  private static func diskSpace(of path: String) -> (bytes: Int, disk: Int)? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return (Int(info.st_size), max(Int(info.st_size), Int(info.st_blocks) * 512))
+  }
+
+  /// Disk bytes (allocated blocks) and entries held now.
   public var usage: (bytes: Int, entries: Int) {
     state.withLock { ($0.bytes, $0.entries.count) }
   }

@@ -1,6 +1,8 @@
 internal import Foundation
 public import Hummingbird
+internal import HummingbirdCore
 public import Logging
+internal import NIOCore
 internal import ServiceLifecycle
 public import ThumbForge
 internal import UnixSignals
@@ -15,6 +17,10 @@ public struct ServeOptions: Sendable {
   public var allowUnsigned = false
   /// Render workers (default: one per core).
   public var workers: Int?
+  /// A listener of its own for `/metrics` (then not answered on `host:port`): its port,
+  /// and its address (default loopback).
+  public var metricsPort: Int?
+  public var metricsHost = "127.0.0.1"
 
   public init(build: BuildOptions) {
     self.build = build
@@ -71,9 +77,15 @@ public enum ServeRunner {
     Vips.tuneAllocator(arenas: workers + 2)
     let server = try ImageServer(
       folder: folder, signer: signer, preview: settings.preview ?? options.isLoopback,
-      workers: workers, logger: logger)
+      workers: workers, logger: logger, metricsHere: options.metricsPort == nil)
+    let connections = server.connections
+    let writeTimeout = TimeAmount.seconds(Int64(settings.writeTimeout))
     let app = Application(
       responder: server,
+      server: .http1(
+        configuration: HTTP1Channel.Configuration(
+          additionalChannelHandlers: [ConnectionGate(connections, writeTimeout: writeTimeout)],
+          idleTimeout: .seconds(Int64(settings.readTimeout)))),
       configuration: ApplicationConfiguration(
         address: .hostname(options.host, port: options.port), serverName: "thumbforge"),
       services: [FolderWatch(server: server), DrainOnShutdown(server: server)],
@@ -86,11 +98,32 @@ public enum ServeRunner {
   public static func run(_ options: ServeOptions, logger: Logger) async throws {
     let (server, app) = try makeApplication(
       options, environment: ProcessInfo.processInfo.environment, logger: logger)
+    var services: [any Service] = [app]
+    if let port = options.metricsPort {
+      services.append(
+        Application(
+          responder: MetricsResponder(server: server),
+          configuration: ApplicationConfiguration(
+            address: .hostname(options.metricsHost, port: port),
+            serverName: "thumbforge-metrics"),
+          logger: logger))
+    }
     var configuration = ServiceGroupConfiguration(
-      services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+      services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     configuration.maximumGracefulShutdownDuration = .seconds(
       server.currentFolder.config.serve.timeout + 5)
     try await ServiceGroup(configuration: configuration).run()
+  }
+}
+
+/// The metrics listener (`--metrics-port`): `/metrics` only.
+struct MetricsResponder: HTTPResponder {
+  typealias Context = BasicRequestContext
+  let server: ImageServer
+
+  func respond(to request: Request, context: Context) async throws -> Response {
+    request.uri.path == "/metrics"
+      ? server.metricsResponse() : ImageServer.text(.notFound, "not found")
   }
 }
 

@@ -136,6 +136,7 @@ extension VipsImage {
     let strip = Int(CRESAMPLE_STRIP_ROWS) * 8
     let source = try StripSource(self, file: file, strip: strip)
     for top in stride(from: 0, to: height, by: strip) {
+      try RenderCancellation.check("resize")
       let rows = min(strip, height - top)
       let (pixels, stride) = try source.rows(top, rows)
       if !streams.isEmpty {

@@ -89,6 +89,7 @@ enum VipsOperation {
     read: (UnsafeMutablePointer<CVips.VipsOperation>) throws(VipsError) -> T
   ) throws(VipsError) -> T {
     try Vips.initialize()
+    try RenderCancellation.check(name)
     guard let created = FormatModules.retrying({ vips_operation_new(name) }) else {
       throw VipsError.fromBuffer(context: name)
     }

@@ -40,8 +40,20 @@ struct ServeCommand: ParsableCommand {
   @Flag(name: .long, help: "Serve unsigned paths on addresses other than loopback.")
   var allowUnsigned = false
 
+  @Option(
+    name: .long,
+    help:
+      "Answer /metrics on this port only (not on --port), so the public listener never shows it.")
+  var metricsPort: Int?
+
+  @Option(name: .long, help: "Address of the --metrics-port listener.")
+  var metricsHost = "127.0.0.1"
+
   func validate() throws {
     if !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535, got \(port)") }
+    if let metricsPort, !(1...65535).contains(metricsPort) || metricsPort == port {
+      throw ValidationError("--metrics-port must be 1–65535 and not --port, got \(metricsPort)")
+    }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
   }
 
@@ -54,6 +66,8 @@ struct ServeCommand: ParsableCommand {
     options.port = port
     options.allowUnsigned = allowUnsigned
     options.workers = jobs
+    options.metricsPort = metricsPort
+    options.metricsHost = metricsHost
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     let logger = Logger(label: "thumbforge.serve")
     let settings = options

@@ -15,13 +15,14 @@ struct ResultCacheTests {
   func eviction() throws {
     let folder = Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let cache = try ResultCache(folder: folder, capacity: 300)
+    let unit = try Self.diskSpaceOfASmallFile()
+    let cache = try ResultCache(folder: folder, capacity: 3 * unit)
     for n in 0..<3 { cache.store([UInt8](repeating: UInt8(n), count: 100), for: Self.key(n)) }
     #expect(cache.bytes(for: Self.key(0)) == [UInt8](repeating: 0, count: 100))  // now recent
     cache.store([UInt8](repeating: 9, count: 100), for: Self.key(9))
     #expect(cache.bytes(for: Self.key(1)) == nil)  // the least recently used went
     #expect(cache.bytes(for: Self.key(0)) != nil && cache.bytes(for: Self.key(2)) != nil)
-    #expect(cache.usage.bytes == 300 && cache.usage.entries == 3)
+    #expect(cache.usage.bytes == 3 * unit && cache.usage.entries == 3)
     #expect(
       !FileManager.default.fileExists(atPath: folder.appendingPathComponent(Self.key(1)).path))
   }
@@ -31,16 +32,45 @@ struct ResultCacheTests {
     let folder = Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
     do {
-      let cache = try ResultCache(folder: folder, capacity: 1000)
+      let cache = try ResultCache(folder: folder, capacity: 1_000_000)
       cache.store([1, 2, 3], for: Self.key(1))
     }
     try Data([7]).write(to: folder.appendingPathComponent("notes.txt"))
     try Data([7]).write(to: folder.appendingPathComponent(".tmp-\(Self.key(2))-x"))
-    let reopened = try ResultCache(folder: folder, capacity: 1000)
+    let reopened = try ResultCache(folder: folder, capacity: 1_000_000)
     #expect(reopened.bytes(for: Self.key(1)) == [1, 2, 3])
     #expect(reopened.usage.entries == 1)
     #expect(reopened.bytes(for: "notes.txt") == nil)
     #expect(reopened.bytes(for: "../" + Self.key(1)) == nil)
+  }
+
+  /// The disk space a 100-byte cache file takes here (a whole block on most file systems).
+  static func diskSpaceOfASmallFile() throws -> Int {
+    let folder = Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cache = try ResultCache(folder: folder, capacity: 1 << 30)
+    cache.store([UInt8](repeating: 1, count: 100), for: Self.key(1))
+    return cache.usage.bytes
+  }
+
+  /// 300 outputs of ~360 bytes counted as bytes took 13 times `cache-size` on disk.
+  @Test("the cap counts disk blocks: 300 small results keep the folder's disk use within it")
+  func diskBlocks() throws {
+    let folder = Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let capacity = 100_000
+    let cache = try ResultCache(folder: folder, capacity: capacity)
+    for n in 0..<300 {
+      cache.store([UInt8](repeating: UInt8(n % 256), count: 360), for: Self.key(n))
+    }
+    var used = 0
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+      var info = stat()
+      #expect(stat(folder.appendingPathComponent(name).path, &info) == 0)
+      used += Int(info.st_blocks) * 512
+    }
+    #expect(used <= capacity, "\(used) bytes on disk for a cap of \(capacity)")
+    #expect(cache.usage.bytes == used)
   }
 
   @Test("a result larger than the whole cache is not kept")

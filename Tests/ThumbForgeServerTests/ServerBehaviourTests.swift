@@ -94,7 +94,9 @@ struct ServerBehaviourTests {
     // left the test waiting forever.)
     let hold = HeldRender()
     let held = Task {
-      try await server.coordinator.output(for: "held", timeout: .seconds(120)) { hold.work() }
+      try await server.coordinator.output(for: "held", need: 0, timeout: .seconds(120)) {
+        hold.work()
+      }
     }
     defer { hold.release() }
     let deadline = ContinuousClock.now + .seconds(30)
@@ -177,16 +179,62 @@ struct ServerBehaviourTests {
     }
   }
 
-  @Test("a render that outlasts the timeout is answered 503; its result still arrives")
+  @Test("a render that outlasts the timeout is answered 503 and cancelled")
   func coordinatorTimeout() async throws {
     let coordinator = RenderCoordinator(workers: 1, queueLimit: 1)
     let hold = HeldRender()
     await #expect(throws: RenderCoordinator.Refusal.timedOut) {
       _ = try await coordinator.output(
-        for: String(repeating: "a", count: 64), timeout: .milliseconds(50)
+        for: String(repeating: "a", count: 64), need: 0, timeout: .milliseconds(50)
       ) { hold.work() }
     }
+    // Nobody waits for it any more: its cancellation was set (a libvips render would stop).
+    #expect(coordinator.cancelledCount.load(ordering: .relaxed) == 1)
+    #expect(hold.sawCancellation)
     hold.release()
+    let deadline = ContinuousClock.now + .seconds(30)
+    while coordinator.depth.running > 0 {
+      try #require(ContinuousClock.now < deadline, "the cancelled render never ended")
+      try await Task.sleep(for: .milliseconds(2))
+    }
+  }
+
+  @Test("renders start while their estimated memory fits the budget; larger ones get 413")
+  func memoryBudget() async throws {
+    let coordinator = RenderCoordinator(workers: 4, queueLimit: 4, memoryBudget: 100)
+    await #expect(throws: RenderCoordinator.Refusal.overBudget(need: 101, budget: 100)) {
+      _ = try await coordinator.output(for: "huge", need: 101, timeout: .seconds(60)) {
+        .success([])
+      }
+    }
+    let first = HeldRender()
+    let second = HeldRender()
+    let one = Task {
+      try? await coordinator.output(for: "one", need: 60, timeout: .seconds(60)) { first.work() }
+    }
+    let deadline = ContinuousClock.now + .seconds(30)
+    while coordinator.depth.running == 0 {
+      try #require(ContinuousClock.now < deadline, "the first render never started")
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    let two = Task {
+      try? await coordinator.output(for: "two", need: 60, timeout: .seconds(60)) { second.work() }
+    }
+    while coordinator.depth.waiting == 0 {
+      try #require(ContinuousClock.now < deadline, "the second render was not queued")
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    // 60 + 60 is over 100: the second waits though a worker is free.
+    #expect(coordinator.depth.running == 1)
+    #expect(coordinator.depth.reserved == 60)
+    first.release()
+    while coordinator.depth.waiting > 0 || coordinator.depth.running != 1 {
+      try #require(ContinuousClock.now < deadline, "the second render never started")
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    second.release()
+    _ = await (one.value, two.value)
+    #expect(coordinator.depth.reserved == 0)
   }
 
   @Test("untrusted folders get the lower pixel limit unless the file sets one")
@@ -263,8 +311,16 @@ final class HeldRender: Sendable {
 
   func release() { released.withLock { $0 = true } }
 
+  private let cancelled = Mutex(false)
+
+  /// Whether the render's cancellation was set while it was held.
+  var sawCancellation: Bool { cancelled.withLock { $0 } }
+
   func work() -> Result<[RenderedOutput], OnDemandError> {
-    while !released.withLock({ $0 }) { usleep(1000) }
+    while !released.withLock({ $0 }) {
+      if RenderCancellation.current?.isCancelled == true { cancelled.withLock { $0 = true } }
+      usleep(1000)
+    }
     return .success([])
   }
 }

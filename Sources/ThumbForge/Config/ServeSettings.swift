@@ -23,6 +23,22 @@ public struct ServeSettings: Sendable, Equatable {
   /// blocked, and `limit-input-pixels` defaults to ``untrustedPixelLimit``.
   public var untrustedSources = false
 
+  /// The most pixels of any output a render for `serve` makes (413 past it): 16 777 216, a
+  /// 4096×4096 image, about 200 MB of render memory by the README's model.
+  public var maxOutputPixels = 16_777_216
+  /// MB of estimated render memory admitted at once (see the README's *Limits and memory*);
+  /// 0: half the memory limit (the cgroup's, else the machine's) less `decoded-cache`.
+  public var memoryBudget = 0
+  /// Seconds a connection may take to send a request's headers, or stay idle between
+  /// requests, before it is closed.
+  public var readTimeout = 10
+  /// Seconds a client may take to accept each 64 KB of a response before the connection
+  /// is closed.
+  public var writeTimeout = 10
+  /// Connections open at once, at most (and never more than the file-descriptor limit
+  /// leaves room for); further ones are closed at once.
+  public var maxConnections = 2048
+
   /// The pixel limit of untrusted folders when the configuration sets none (about 40 MP).
   public static let untrustedPixelLimit = 40_000_000
 

@@ -165,6 +165,26 @@ extension Setting {
       config.serve.preview = try ConfigValue<Bool>.bool.read(node)
     },
     Setting(
+      "max-output-pixels", \.serve.maxOutputPixels, .integer(1...Int(Int32.max)),
+      "The most pixels of an output `serve` renders; a request whose render would make a larger one gets 413."
+    ),
+    Setting(
+      "memory-budget", \.serve.memoryBudget, .integer(0...16_777_216),
+      "MB of estimated render memory admitted at once (the *Limits and memory* model); more renders wait, a render larger than the whole budget gets 413. 0: half the memory limit (the cgroup's, else the machine's) less `decoded-cache`."
+    ),
+    Setting(
+      "read-timeout", \.serve.readTimeout, .integer(1...3600),
+      "Seconds a connection may take to send a request's headers, or stay idle between requests, before it is closed."
+    ),
+    Setting(
+      "write-timeout", \.serve.writeTimeout, .integer(1...3600),
+      "Seconds a client may take to accept each 64 KB of a response before its connection is closed."
+    ),
+    Setting(
+      "max-connections", \.serve.maxConnections, .integer(1...1_000_000),
+      "Connections open at once (never more than the file-descriptor limit leaves room for); further ones are closed at once."
+    ),
+    Setting(
       "untrusted-sources", \.serve.untrustedSources, .bool,
       "For folders users upload into: block libvips' untrusted loaders (SVG, PDF, ImageMagick…) and lower the default `limit-input-pixels` to \(ServeSettings.untrustedPixelLimit)."
     ),

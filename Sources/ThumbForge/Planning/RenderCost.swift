@@ -56,6 +56,43 @@ public struct RenderCost: Hashable, Sendable, Codable {
   }
 }
 
+extension RenderCost {
+  /// The memory of the process before any render (libvips and its modules loaded): the
+  /// constant term of the README's model.
+  public static let processBytes = 80 * 1_048_576
+
+  /// The peak memory one job's render adds to the process, by the README's model (*Limits
+  /// and memory*): 8 B per pixel of the largest master, 16 B per pixel of the largest
+  /// working image, 12 B per pixel of every output (a job's outputs may be alive at once).
+  /// Saturates at `Int.max` rather than overflow.
+  public static func peakBytes(of costs: some Sequence<RenderCost>) -> Int {
+    var input = 0
+    var working = 0
+    var outputs = 0
+    for cost in costs {
+      input = max(input, cost.input)
+      working = max(working, cost.working)
+      outputs = outputs.saturatingAdded(cost.output)
+    }
+    return [
+      input.saturatingMultiplied(by: 8), working.saturatingMultiplied(by: 16),
+      outputs.saturatingMultiplied(by: 12),
+    ].reduce(0) { $0.saturatingAdded($1) }
+  }
+}
+
+extension Int {
+  fileprivate func saturatingMultiplied(by factor: Int) -> Int {
+    let (product, overflow) = multipliedReportingOverflow(by: factor)
+    return overflow ? Int.max : product
+  }
+
+  fileprivate func saturatingAdded(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? Int.max : sum
+  }
+}
+
 extension PixelSize {
   /// `width × height`, or `Int.max` when the product overflows (such a size is refused).
   var checkedArea: Int {

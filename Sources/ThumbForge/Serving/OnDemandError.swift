@@ -11,7 +11,8 @@ public enum OnDemandError: Error, Sendable, Equatable {
   case unsupportedFormat(String)
   /// 404: the recipe makes no such output for this asset (e.g. a variant that would enlarge).
   case noSuchOutput(String)
-  /// 413: the master is over `limit-input-pixels`.
+  /// 413: the master, an output or the render is over a limit (`limit-input-pixels`,
+  /// `serve.max-output-pixels`, `serve.memory-budget` …).
   case tooLarge(String)
   /// 422: the master cannot be decoded, or rendering it failed.
   case undecodable(String)
@@ -37,7 +38,7 @@ public enum OnDemandError: Error, Sendable, Equatable {
     case .adHocRefused(let why): why
     case .unsupportedFormat(let format): "this server cannot write \(format)"
     case .noSuchOutput(let why): why
-    case .tooLarge: "the master image is larger than the server accepts"
+    case .tooLarge: "the image is larger than this server renders"
     case .undecodable: "the master image cannot be decoded"
     case .changed: "the asset is being updated; retry shortly"
     }

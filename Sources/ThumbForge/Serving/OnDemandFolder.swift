@@ -149,7 +149,7 @@ public struct OnDemandFolder: Sendable {
     if let set = job.imageSets.first(where: { $0.recipe == chosen }),
       let output = set.outputs.first(where: { wanted($0) && $0.format == format })
     {
-      return OnDemandRequest(asset: asset, job: job, set: set, output: output)
+      return try bounded(OnDemandRequest(asset: asset, job: job, set: set, output: output))
     }
     var single = chosen
     single.scales = [scale]
@@ -172,10 +172,25 @@ public struct OnDemandFolder: Sendable {
       )
     }
     let alone = Job(source: job.source, imageSets: [set])
-    return OnDemandRequest(
-      asset: asset, job: alone, set: set, output: output,
-      wholeDecodeMaster: Self.singleRasterMaster(
-        of: Self.work(of: alone), alone.source.allMasters))
+    return try bounded(
+      OnDemandRequest(
+        asset: asset, job: alone, set: set, output: output,
+        wholeDecodeMaster: Self.singleRasterMaster(
+          of: Self.work(of: alone), alone.source.allMasters)))
+  }
+
+  /// `request`, when its render makes no output over `serve.max-output-pixels` (it renders
+  /// the whole job, so every output counts).
+  private func bounded(_ request: OnDemandRequest) throws(OnDemandError) -> OnDemandRequest {
+    let limit = config.serve.maxOutputPixels
+    for set in request.job.imageSets {
+      if let output = set.outputs.first(where: { $0.cost.output > limit }) {
+        throw .tooLarge(
+          "\(output.path): the output (\(output.pixelSize)) is over serve.max-output-pixels (\(limit))"
+        )
+      }
+    }
+    return request
   }
 
   /// The asset, appearance and gamut a request's name gives: the name itself when it is an

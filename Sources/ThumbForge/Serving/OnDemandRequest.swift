@@ -23,6 +23,12 @@ public struct OnDemandRequest: Sendable {
   /// The output's pixel size.
   public var pixelSize: PixelSize { output.pixelSize }
 
+  /// The memory the render adds to the process at its peak, estimated from the plan by the
+  /// README's model (``RenderCost/peakBytes(of:)``), for `serve.memory-budget`.
+  public var estimatedBytes: Int {
+    RenderCost.peakBytes(of: job.imageSets.flatMap { $0.outputs.map(\.cost) })
+  }
+
   /// A measure of the render's work (decoded plus resized pixels), for scheduling.
   public var estimatedCost: Int { BuildEngine.estimatedCost(of: job, sets: job.imageSets) }
 

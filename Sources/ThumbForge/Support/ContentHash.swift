@@ -31,7 +31,7 @@ package enum ContentHash {
   }
 
   /// The hash of a file's bytes, read in chunks.
-  static func ofFile(at path: String) throws -> String {
+  package static func ofFile(at path: String) throws -> String {
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
     }

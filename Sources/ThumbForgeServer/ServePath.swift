@@ -10,7 +10,8 @@ public import Vips
 /// control characters, empty segments and over-long paths — so such requests are answered
 /// 400 before any lookup.
 public struct ServePath: Sendable, Equatable {
-  /// The first segment as sent: a URL-safe Base64 signature, or `unsafe` when unsigned.
+  /// The first segment exactly as sent (not percent-decoded: a signature has one spelling):
+  /// a URL-safe Base64 signature, or `unsafe` when unsigned.
   public var signature: String
   /// Everything after the signature segment, exactly as sent (still percent-encoded): the
   /// text a signature covers.
@@ -39,7 +40,7 @@ public struct ServePath: Sendable, Equatable {
     let decoded = try segments.map { segment throws(ServePathError) in
       try Self.decode(segment)
     }
-    signature = decoded[0]
+    signature = String(segments[0])
     signedPart = String(raw.dropFirst(segments[0].utf8.count + 1))
     recipe = try RecipeRequest(parsing: decoded[1])
     let last = decoded[decoded.count - 1]

@@ -15,6 +15,8 @@ public struct URLSigner: Sendable {
 
   /// The first segment of an unsigned path, accepted only when no key is configured.
   public static let unsignedSegment = "unsafe"
+  /// The shortest key accepted: HMAC-SHA256's output size (RFC 2104 advises no shorter).
+  public static let minimumKeyBytes = 32
   /// Environment variables holding the hex keys and salts, comma-separated for rotation.
   public static let keyVariable = "THUMBFORGE_KEY"
   public static let saltVariable = "THUMBFORGE_SALT"
@@ -43,6 +45,11 @@ public struct URLSigner: Sendable {
       guard let keyBytes = hexBytes(key), !keyBytes.isEmpty else {
         throw SigningKeyError("\(keyVariable) value \(index + 1) is not a non-empty hex string")
       }
+      guard keyBytes.count >= minimumKeyBytes else {
+        throw SigningKeyError(
+          "\(keyVariable) value \(index + 1) is \(keyBytes.count) bytes; a key must be at least \(minimumKeyBytes) bytes (\(2 * minimumKeyBytes) hex digits, e.g. from `openssl rand -hex 32`)"
+        )
+      }
       guard let saltBytes = hexBytes(salt) else {
         throw SigningKeyError("\(saltVariable) value \(index + 1) is not a hex string")
       }
@@ -62,9 +69,13 @@ public struct URLSigner: Sendable {
   }
 
   /// Whether `signature` is a valid signature of `path` under any configured pair, compared
-  /// in constant time.
+  /// in constant time. Only the canonical spelling counts: 43 characters of URL-safe Base64
+  /// without padding whose unused low bits are zero (what ``signature(for:)`` writes), so
+  /// one image has one URL.
   public func verify(signature: String, path: String) -> Bool {
-    guard let code = Self.decodeBase64URL(signature) else { return false }
+    guard signature.utf8.count == 43, let code = Self.decodeBase64URL(signature),
+      code.count == 32, Self.base64URL(code) == signature
+    else { return false }
     var valid = false
     for pair in keys {
       // Every pair is tried, so the time taken does not tell which one matched.

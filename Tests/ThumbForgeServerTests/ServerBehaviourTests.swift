@@ -12,14 +12,21 @@ import Vips
 
 @Suite("serve: signatures, coalescing, queue, draining", .timeLimit(.minutes(10)))
 struct ServerBehaviourTests {
-  static let keys = ["THUMBFORGE_KEY": "00ff00ff", "THUMBFORGE_SALT": "abcd"]
+  /// A 32-byte key (the shortest accepted) of a repeated hex pattern.
+  static func key(_ pattern: String) -> String {
+    String(repeating: pattern, count: 64 / pattern.count)
+  }
+  static let keys = ["THUMBFORGE_KEY": key("00ff00ff"), "THUMBFORGE_SALT": "abcd"]
 
   @Test("signed paths: good signatures pass, bad and unsigned ones are 403; keys rotate")
   func signatures() async throws {
     let harness = try ServerHarness()
     defer { harness.remove() }
     let old = try #require(try URLSigner.fromEnvironment(Self.keys))
-    let rotated = ["THUMBFORGE_KEY": "1234abcd,00ff00ff", "THUMBFORGE_SALT": "ef,abcd"]
+    let rotated = [
+      "THUMBFORGE_KEY": Self.key("1234abcd") + "," + Self.key("00ff00ff"),
+      "THUMBFORGE_SALT": "ef,abcd",
+    ]
     let new = try #require(try URLSigner.fromEnvironment(rotated))
     let path = "/flag/Flags/Italy@2x.png"
     let (_, app) = try harness.server(environment: rotated)
@@ -38,7 +45,7 @@ struct ServerBehaviourTests {
       }
     }
     // Once the old pair is retired, its signatures stop working.
-    let retired = ["THUMBFORGE_KEY": "1234abcd", "THUMBFORGE_SALT": "ef"]
+    let retired = ["THUMBFORGE_KEY": Self.key("1234abcd"), "THUMBFORGE_SALT": "ef"]
     let (_, app2) = try harness.server(environment: retired)
     try await app2.test(.router) { client in
       try await client.execute(uri: old.signed(path), method: .get) { response in

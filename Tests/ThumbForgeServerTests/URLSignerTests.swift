@@ -42,8 +42,10 @@ struct URLSignerTests {
 
   @Test("rotation: the first pair signs, every pair verifies")
   func rotation() throws {
-    let old = try Self.signer(["THUMBFORGE_KEY": "00ff", "THUMBFORGE_SALT": "aa"])
-    let both = try Self.signer(["THUMBFORGE_KEY": "1234,00ff", "THUMBFORGE_SALT": "bb,aa"])
+    let older = String(repeating: "00ff", count: 16)
+    let newer = String(repeating: "1234", count: 16)
+    let old = try Self.signer(["THUMBFORGE_KEY": older, "THUMBFORGE_SALT": "aa"])
+    let both = try Self.signer(["THUMBFORGE_KEY": newer + "," + older, "THUMBFORGE_SALT": "bb,aa"])
     let path = "/tile/Resorts/les-arcs@2x.jpg"
     #expect(both.verify(signature: old.signature(for: path), path: path))
     #expect(both.verify(signature: both.signature(for: path), path: path))
@@ -64,5 +66,43 @@ struct URLSignerTests {
     #expect(throws: SigningKeyError.self) {
       try URLSigner.fromEnvironment(["THUMBFORGE_SALT": "aa"])
     }
+    // A key shorter than 32 bytes (HMAC-SHA256's output) is refused, with the reason.
+    #expect(throws: SigningKeyError.self) {
+      try URLSigner.fromEnvironment(["THUMBFORGE_KEY": "01", "THUMBFORGE_SALT": "01"])
+    }
+    do {
+      _ = try URLSigner.fromEnvironment([
+        "THUMBFORGE_KEY": String(repeating: "ab", count: 31), "THUMBFORGE_SALT": "01",
+      ])
+      Issue.record("a 31-byte key was accepted")
+    } catch {
+      #expect(error.message.contains("32 bytes"), "\(error.message)")
+    }
+  }
+
+  /// One signature, one spelling: a trailing `=`, another last character with the same
+  /// bytes (Base64's unused low bits), or a percent-encoded character are all refused, so a
+  /// cache in front sees one URL per image.
+  @Test("only the canonical spelling of a signature verifies")
+  func canonicalSignatures() throws {
+    let signer = try Self.signer(["THUMBFORGE_KEY": Self.key, "THUMBFORGE_SALT": Self.salt])
+    let path = "/tile/Resorts/les-arcs@2x.jpg"
+    let signature = signer.signature(for: path)
+    #expect(signature.utf8.count == 43)
+    #expect(signer.verify(signature: signature, path: path))
+    #expect(!signer.verify(signature: signature + "=", path: path))
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    let last = alphabet.firstIndex(of: signature.last!)!
+    for low in 1..<4 {
+      let twin = String(signature.dropLast()) + String(alphabet[last ^ low])
+      #expect(!signer.verify(signature: twin, path: path), "\(twin)")
+    }
+    // The signature segment is compared as sent: a percent-encoded character is not the
+    // character.
+    let first = signature.utf8.first!
+    let encoded = "%" + String(first, radix: 16, uppercase: true) + signature.dropFirst()
+    let parsed = try ServePath("/" + encoded + path)
+    #expect(parsed.signature == encoded)
+    #expect(!signer.verify(signature: parsed.signature, path: parsed.signedPart))
   }
 }

@@ -2,6 +2,12 @@ public import Foundation
 internal import Synchronization
 internal import ThumbForge
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 /// Rendered outputs on disk, by content address, capped in size: the least recently used
 /// results are deleted first. Files are written to a temporary name and renamed, so a reader
 /// never sees half a file; the index is rebuilt from the folder at start-up (a file's

@@ -8,35 +8,6 @@ public import ThumbForge
 internal import UnixSignals
 internal import Vips
 
-/// What `thumbforge serve` is asked to do: the folder (its configuration and catalog, as for
-/// `build`), where to listen, and whether unsigned paths may be served beyond loopback.
-public struct ServeOptions: Sendable {
-  public var build: BuildOptions
-  public var host = "127.0.0.1"
-  public var port = 8080
-  public var allowUnsigned = false
-  /// Render workers (default: one per core).
-  public var workers: Int?
-  /// A listener of its own for `/metrics` (then not answered on `host:port`): its port,
-  /// and its address (default loopback).
-  public var metricsPort: Int?
-  public var metricsHost = "127.0.0.1"
-
-  public init(build: BuildOptions) {
-    self.build = build
-  }
-
-  /// Whether `host` only accepts connections from this machine.
-  public var isLoopback: Bool {
-    ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
-  }
-}
-
-/// Why `serve` cannot start.
-public struct ServeError: Error, Sendable {
-  public var message: String
-}
-
 /// Builds and runs the server: the folder loaded and planned, libvips set up for untrusted
 /// input when asked, Hummingbird on the chosen address, the folder watched for changes, and
 /// a graceful shutdown on SIGTERM/SIGINT that finishes in-flight renders within the render
@@ -113,41 +84,5 @@ public enum ServeRunner {
     configuration.maximumGracefulShutdownDuration = .seconds(
       server.currentFolder.config.serve.timeout + 5)
     try await ServiceGroup(configuration: configuration).run()
-  }
-}
-
-/// The metrics listener (`--metrics-port`): `/metrics` only.
-struct MetricsResponder: HTTPResponder {
-  typealias Context = BasicRequestContext
-  let server: ImageServer
-
-  func respond(to request: Request, context: Context) async throws -> Response {
-    request.uri.path == "/metrics"
-      ? server.metricsResponse() : ImageServer.text(.notFound, "not found")
-  }
-}
-
-/// Reloads the folder once a second when a master, the configuration or the manifest changed.
-struct FolderWatch: Service {
-  let server: ImageServer
-
-  func run() async throws {
-    // Ends (without an error, which would fail the whole group) when shutdown begins.
-    try? await cancelWhenGracefulShutdown {
-      while !Task.isCancelled {
-        try await Task.sleep(for: .seconds(1))
-        server.reloadIfChanged()
-      }
-    }
-  }
-}
-
-/// Marks the server as draining as soon as a graceful shutdown begins.
-struct DrainOnShutdown: Service {
-  let server: ImageServer
-
-  func run() async throws {
-    try? await gracefulShutdown()
-    server.startDraining()
   }
 }

@@ -16,21 +16,35 @@
 #include <unistd.h>
 #endif
 
-/* Loads every module in `folder` the way vips_init does (each registers its loaders and
- * savers when opened, and stays loaded); returns how many loaded. */
-static inline int cvips_load_modules(const char *folder) {
+/* Loads the modules in `folder` the way vips_init does (each registers its loaders and
+ * savers when opened, and stays loaded); returns how many loaded. With `trusted_only`, not
+ * those whose loaders libvips marks untrusted (ImageMagick, PDF through poppler, OpenSlide). */
+static inline int cvips_load_modules_filtered(const char *folder, int trusted_only) {
+  static const char *const untrusted[] = {"vips-magick.", "vips-poppler.", "vips-openslide."};
   int loaded = 0;
   GDir *dir = g_dir_open(folder, 0, NULL);
   if (!dir) return 0;
   const char *name;
   while ((name = g_dir_read_name(dir))) {
     if (!g_str_has_suffix(name, "." G_MODULE_SUFFIX)) continue;
+    int skip = 0;
+    for (size_t i = 0; trusted_only && i < sizeof(untrusted) / sizeof(untrusted[0]); i++)
+      if (g_str_has_prefix(name, untrusted[i])) skip = 1;
+    if (skip) continue;
     char *path = g_build_filename(folder, name, NULL);
     if (g_module_open(path, G_MODULE_BIND_LAZY)) loaded++;
     g_free(path);
   }
   g_dir_close(dir);
   return loaded;
+}
+
+static inline int cvips_load_modules(const char *folder) {
+  return cvips_load_modules_filtered(folder, 0);
+}
+
+static inline int cvips_load_trusted_modules(const char *folder) {
+  return cvips_load_modules_filtered(folder, 1);
 }
 
 /* GType constants are macros that Swift cannot import; these expose them. */

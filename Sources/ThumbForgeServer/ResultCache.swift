@@ -2,12 +2,6 @@ public import Foundation
 internal import Synchronization
 internal import ThumbForge
 
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
-
 /// Rendered outputs on disk, by content address, capped in size: the least recently used
 /// results are deleted first. Files are written to a temporary name and renamed, so a reader
 /// never sees half a file; the index is rebuilt from the folder at start-up (a file's
@@ -54,7 +48,7 @@ public final class ResultCache: Sendable {
     var found: [(key: String, size: Int, modified: Date)] = []
     for file in files where Self.isKey(file.lastPathComponent) {
       guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true,
-        let size = Self.diskSpace(of: file.path)
+        let size = DiskUsage.of(file.path)
       else { continue }
       found.append(
         (file.lastPathComponent, size.disk, values.contentModificationDate ?? .distantPast))
@@ -90,7 +84,7 @@ public final class ResultCache: Sendable {
   func file(for key: String) -> File? {
     guard Self.isKey(key), let known = state.withLock({ $0.entries[key] }) else { return nil }
     let path = path(of: key)
-    guard let size = Self.diskSpace(of: path),
+    guard let size = DiskUsage.of(path),
       let hash = try? known.hash ?? ContentHash.ofFile(at: path)
     else {
       state.withLock { state in
@@ -125,7 +119,7 @@ public final class ResultCache: Sendable {
       try? FileManager.default.removeItem(at: temporary)
       return
     }
-    let size = Self.diskSpace(of: path(of: key))?.disk ?? bytes.count
+    let size = DiskUsage.of(path(of: key))?.disk ?? bytes.count
     state.withLock { state in
       state.clock += 1
       if let old = state.entries[key] { state.bytes -= old.size }
@@ -133,13 +127,6 @@ public final class ResultCache: Sendable {
       state.bytes += size
     }
     evict()
-  }
-
-  /// A file's byte count and the disk space it takes (its allocated blocks).
-  private static func diskSpace(of path: String) -> (bytes: Int, disk: Int)? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return (Int(info.st_size), max(Int(info.st_size), Int(info.st_blocks) * 512))
   }
 
   /// Disk bytes (allocated blocks) and entries held now.

@@ -97,6 +97,19 @@ enum FormatModules {
     }
   }
 
+  /// Loads the pending modules except those whose loaders libvips marks untrusted
+  /// (ImageMagick, PDF through poppler, OpenSlide: `cvips_load_trusted_modules`), which are
+  /// then never loaded in this process: the lookups that would have needed them fail as for
+  /// any unknown format. Loading ImageMagick's module already reads its configuration, and
+  /// format sniffing would run its code on the bytes, blocked or not.
+  static func loadTrustedOnly() {
+    state.withLock { state in
+      guard let folder = state.pending else { return }
+      state.pending = nil
+      _ = cvips_load_trusted_modules(folder)
+    }
+  }
+
   /// `lookup`, and once more after the deferred modules are loaded when it found nothing.
   static func retrying<T>(_ lookup: () -> T?) -> T? {
     if let found = lookup() { return found }

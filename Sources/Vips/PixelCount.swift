@@ -36,8 +36,8 @@ public enum PixelCount {
     throw VipsError(
       context: path,
       message:
-        "image is \(image.width)x\(image.height), over the limit of \(limit) pixels (limit-input-pixels)"
-    )
+        "image is \(image.width)x\(image.height), over the limit of \(limit) pixels (limit-input-pixels)",
+      isOverLimit: true)
   }
 
   /// Checks that an image of `width` × `height` can exist in libvips: both sides between 1

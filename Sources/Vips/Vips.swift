@@ -99,12 +99,14 @@ public enum Vips {
   /// Blocks loaders libvips marks as untrusted (SVG, PDF, ImageMagick, …) for input from
   /// strangers. Call it before the first file is read.
   ///
-  /// libvips blocks the operation classes that exist when it is called, so the deferred
-  /// format modules (ImageMagick and PDF among them, see `FormatModules`) are loaded first:
-  /// a class registered later would not be blocked.
+  /// libvips blocks the operation classes that exist when it is called, and a class
+  /// registered later would not be blocked; so the deferred format modules are settled
+  /// first: the trusted ones (HEIF, JPEG XL) loaded, the untrusted ones (ImageMagick, PDF,
+  /// OpenSlide) never loaded at all in this process, since merely loading ImageMagick reads
+  /// its configuration and format sniffing would run its code on the bytes.
   public static func blockUntrustedLoaders(_ block: Bool) {
     _ = try? initialize()
-    if block { FormatModules.loadPending() }
+    if block { FormatModules.loadTrustedOnly() }
     vips_block_untrusted_set(block ? 1 : 0)
   }
 

@@ -6,10 +6,13 @@ public struct VipsError: Error, Sendable, Equatable, CustomStringConvertible {
   public var context: String
   /// libvips' message, without trailing newlines.
   public var message: String
+  /// Whether the image was refused for its size (over a pixel limit), not for its bytes.
+  public var isOverLimit = false
 
-  public init(context: String, message: String) {
+  public init(context: String, message: String, isOverLimit: Bool = false) {
     self.context = context
     self.message = message
+    self.isOverLimit = isOverLimit
   }
 
   public var description: String {

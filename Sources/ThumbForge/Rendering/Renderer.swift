@@ -42,7 +42,11 @@ struct Renderer: Sendable {
       do {
         files += try render(work, master: master)
       } catch let error as VipsError {
-        problems.append(Problem(path: path, reason: ErrorWording.describe(error)))
+        // Over a limit when decoded (the master changed since it was planned): as refused.
+        problems.append(
+          Problem(
+            path: path, reason: ErrorWording.describe(error),
+            kind: error.isOverLimit ? .tooLarge : .other))
       } catch {
         problems.append(
           Problem(path: path, reason: "cannot read the file (\(error.localizedDescription))"))

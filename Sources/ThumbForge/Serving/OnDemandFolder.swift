@@ -318,7 +318,8 @@ public struct OnDemandFolder: Sendable {
         }
         files = try renderer.render(work, decoded: image, master: master)
       } catch {
-        throw .undecodable("\(master.path): \(ErrorWording.describe(error))")
+        let detail = "\(master.path): \(ErrorWording.describe(error))"
+        throw error.isOverLimit ? .tooLarge(detail) : .undecodable(detail)
       }
     } else {
       let result = renderer.render(work, masters: request.job.source.allMasters)

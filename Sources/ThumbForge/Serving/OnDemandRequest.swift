@@ -11,11 +11,25 @@ public struct OnDemandRequest: Sendable {
   /// The master the job renders from, decoded whole and kept: set for a job planned for
   /// this request alone whose outputs all come from one raster master, in sRGB. `nil` when
   /// the job renders as `build` renders it (the catalog plan's own jobs, and the others).
-  var wholeDecodeMaster: Master? = nil
-
+  let wholeDecodeMaster: Master?
   /// The content address of the output: the imageset's key (the whole job's plan, tool and
   /// libvips versions, `fail-on`), the output's path and every master's content hash.
-  public var cacheKey: String { cacheKey(set: set, output: output) }
+  /// Computed once, when the request is resolved.
+  public let cacheKey: String
+
+  init(
+    asset: String, job: Job, set: PlannedImageSet, output: PlannedOutput,
+    wholeDecodeMaster: Master? = nil
+  ) {
+    self.asset = asset
+    self.job = job
+    self.set = set
+    self.output = output
+    self.wholeDecodeMaster = wholeDecodeMaster
+    cacheKey = Self.cacheKey(
+      set: set, output: output, wholeDecode: wholeDecodeMaster != nil,
+      sources: job.source.manifestSources)
+  }
 
   /// The output's encoder.
   public var format: ImageFormat { output.format }
@@ -32,11 +46,21 @@ public struct OnDemandRequest: Sendable {
   /// A measure of the render's work (decoded plus resized pixels), for scheduling.
   public var estimatedCost: Int { BuildEngine.estimatedCost(of: job, sets: job.imageSets) }
 
+  /// The content address of one output of the request's job (its siblings are cached too).
   func cacheKey(set: PlannedImageSet, output: PlannedOutput) -> String {
+    output == self.output && set.key == self.set.key
+      ? cacheKey
+      : Self.cacheKey(
+        set: set, output: output, wholeDecode: wholeDecodeMaster != nil, sources: manifestSources)
+  }
+
+  private static func cacheKey(
+    set: PlannedImageSet, output: PlannedOutput, wholeDecode: Bool, sources: [ManifestSource]
+  ) -> String {
     // A master decoded whole is another method, so another address than the same output
     // rendered as `build` renders it would have.
-    var text = set.key + "\n" + output.path + (wholeDecodeMaster != nil ? "\nwhole-decode" : "")
-    for master in manifestSources { text += "\n" + master.path + "\t" + master.hash }
+    var text = set.key + "\n" + output.path + (wholeDecode ? "\nwhole-decode" : "")
+    for master in sources { text += "\n" + master.path + "\t" + master.hash }
     return ContentHash.of(string: text)
   }
 

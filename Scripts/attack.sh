@@ -40,7 +40,8 @@
 # .build/release/thumbforge; built with `swift build -c release --product thumbforge` when
 # missing). Installs the vips CLI (Scripts/install-deps.sh) and, for row 10, nginx; uses
 # strace when installed. --only: run only these rows; --keep: keep the temporary folder
-# (inputs, server logs, strace output) and print where it is.
+# (inputs, server logs, strace output) and print where it is. Installs strace as root when
+# missing. CI (.ci/run) runs it with THUMBFORGE_BIN=.build/debug/thumbforge (the test build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -60,6 +61,11 @@ done
 
 # ---------------------------------------------------------------- tools and binary
 Scripts/install-deps.sh >&2 || exit 1
+# strace for row 5's check of the files opened (installed as root when missing, e.g. in CI).
+if ! command -v strace >/dev/null && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  echo "==> installing strace with apt-get" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace; } >/dev/null 2>&1 || true
+fi
 TF=${THUMBFORGE_BIN:-.build/release/thumbforge}
 if [ ! -x "$TF" ]; then
   [ -n "${THUMBFORGE_BIN:-}" ] && { echo "attack.sh: THUMBFORGE_BIN=$TF is not executable" >&2; exit 1; }

@@ -113,6 +113,32 @@ struct ServeCLITests {
     #expect(try VipsImage.load(bytes: good.body).width == 80)
   }
 
+  /// Before: connections that never finished their headers stayed open forever, and with
+  /// 1 024 descriptors `/healthz` timed out.
+  @Test(
+    "connections: unfinished headers are closed after read-timeout; at the cap an idle one makes room"
+  )
+  func connectionLimits() async throws {
+    let server = try await Running(serve: "serve:\n  read-timeout: 1\n  max-connections: 4\n")
+    defer { server.cli.send(SIGKILL) }
+    let port = server.port
+    var stalled: [Int32] = []
+    defer { stalled.forEach { close($0) } }
+    for _ in 0..<4 {
+      let fd = try RawHTTP.connect(port: port)
+      RawHTTP.send(fd, "GET /healthz HTTP/1.1\r\nHost: x\r\n")
+      stalled.append(fd)
+    }
+    // At the cap, with every connection idle: a new one gets in (the oldest idle goes).
+    #expect(try RawHTTP.get("/healthz", port: port).status == 200)
+    // Past read-timeout, the server has closed every unfinished one: reads see the end.
+    try await Task.sleep(for: .seconds(2.5))
+    for fd in stalled {
+      var byte: UInt8 = 0
+      #expect(read(fd, &byte, 1) == 0, "a connection with unfinished headers is still open")
+    }
+  }
+
   @Test("untrusted folders: SVG masters are refused (422), raster ones still served")
   func untrustedSources() async throws {
     // In the folder before the server starts, so the first scan meets them: a BMP named

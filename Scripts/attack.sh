@@ -475,11 +475,14 @@ row_5() {
   [ "$control" = 200 ] || note_fail "the plain PNG answered $control (the server does not render at all?)"
   stop_server
   if [ $traced = yes ]; then
-    local opens outside attempted secret_hits
+    local opens outside attempted secret_hits libdirs
+    # The folders of the binary's own shared libraries (a debug build links the Swift
+    # runtime from the toolchain's folder).
+    mapfile -t libdirs < <(ldd "$TF" 2>/dev/null | awk '$3 ~ /^\// { sub(/[^\/]*$/, "", $3); print $3 }' | sort -u)
     opens=$("${PY[@]}" opens "$WORK/row5.strace" --secret "$secret" --allow "$dir/" "$WORK/row5/cache/" \
       /usr/ /lib/ /lib64/ /lib32/ /etc/ld.so. /proc/ /sys/ /dev/ /etc/fonts/ /etc/localtime \
       /etc/nsswitch.conf /etc/hosts /etc/host.conf /etc/gai.conf /etc/resolv.conf /etc/passwd \
-      /etc/group /var/cache/fontconfig/ "$TF")
+      /etc/group /var/cache/fontconfig/ "$TF" "${libdirs[@]}")
     outside=$(echo "$opens" | json opened_outside)
     attempted=$(echo "$opens" | json attempted_outside | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)))')
     secret_hits=$(echo "$opens" | json secret)

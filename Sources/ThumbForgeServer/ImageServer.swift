@@ -5,13 +5,11 @@ internal import Synchronization
 public import ThumbForge
 internal import Vips
 
-/// Answers every request of `thumbforge serve`: images at
+/// The state and answers of `thumbforge serve`: images at
 /// `/{signature}/{recipe}/{asset}@{scale}x.{ext}` (from the catalog when it holds the output
-/// up to date, else from the result cache, else rendered once), `/healthz`, `/readyz`,
-/// `/metrics` and the preview page at `/`.
-public final class ImageServer: HTTPResponder, Sendable {
-  public typealias Context = BasicRequestContext
-
+/// up to date, else from the result cache, else rendered once), `/readyz`, `/metrics` and
+/// the preview page at `/`. Its routes and middleware are in ``router()``.
+public final class ImageServer: Sendable {
   private let snapshot: Mutex<FolderSnapshot>
   let hot: HotOutputs
   /// Masters kept decoded for renders outside the catalog's plan (`serve.decoded-cache`).
@@ -77,44 +75,19 @@ public final class ImageServer: HTTPResponder, Sendable {
     draining.store(true, ordering: .relaxed)
   }
 
-  public func respond(to request: Request, context: Context) async throws -> Response {
-    let started = ContinuousClock.now
-    var (response, outcome) = await answer(request)
-    if request.method == .head { response = response.createHeadResponse() }
-    let elapsed = ContinuousClock.now - started
-    let bytes = response.headers[.contentLength] ?? "0"
-    metrics.request(status: Int(response.status.code), outcome: outcome)
-    logger.info(
-      "\(request.method) \(request.uri.path) \(response.status.code)",
-      metadata: [
-        "bytes": "\(bytes)", "ms": "\(Int(elapsed.seconds * 1000))", "cache": "\(outcome)",
-      ])
-    return response
+  /// `/readyz`: 200 while serving, 503 once draining.
+  func readiness() -> Response {
+    draining.load(ordering: .relaxed)
+      ? Self.text(.serviceUnavailable, "draining") : Self.text(.ok, "ready")
   }
 
-  private func answer(_ request: Request) async -> (Response, String) {
-    guard request.method == .get || request.method == .head else {
-      var headers = HTTPFields()
-      headers[.allow] = "GET, HEAD"
-      return (Self.text(.methodNotAllowed, "only GET and HEAD", headers: headers), "-")
-    }
-    switch request.uri.path {
-    case "/healthz": return (Self.text(.ok, "ok"), "-")
-    case "/readyz":
-      return draining.load(ordering: .relaxed)
-        ? (Self.text(.serviceUnavailable, "draining"), "-") : (Self.text(.ok, "ready"), "-")
-    case "/metrics":
-      guard metricsHere else { return (Self.text(.notFound, "not found"), "-") }
-      return (metricsResponse(), "-")
-    case "/":
-      guard preview else { return (Self.text(.notFound, "not found"), "-") }
-      var headers = HTTPFields()
-      headers[.contentType] = "text/html; charset=utf-8"
-      let page = PreviewPage(folder: currentFolder, signer: signer).html()
-      return (Self.body(Array(page.utf8), status: .ok, headers: headers), "-")
-    default:
-      return await image(request)
-    }
+  /// The preview page (`serve.preview`), or 404 when it is off.
+  func previewPage() -> Response {
+    guard preview else { return Self.text(.notFound, "not found") }
+    var headers = HTTPFields()
+    headers[.contentType] = "text/html; charset=utf-8"
+    let page = PreviewPage(folder: currentFolder, signer: signer).html()
+    return Self.body(Array(page.utf8), status: .ok, headers: headers)
   }
 
   /// The Prometheus exposition of the server's metrics.
@@ -127,12 +100,9 @@ public final class ImageServer: HTTPResponder, Sendable {
     return Self.body(metrics.exposition(), status: .ok, headers: headers)
   }
 
-  private func image(_ request: Request) async -> (Response, String) {
-    let path: ServePath
-    do { path = try ServePath(request.uri.path) } catch {
-      return (Self.text(.badRequest, error.message), "-")
-    }
-    if let refusal = signatureRefusal(path) { return (Self.text(.forbidden, refusal), "-") }
+  /// The image `path` names (parsed, its signature accepted by ``SignatureCheck``), and
+  /// how its body was obtained (`catalog`, `hit`, `miss`, `coalesced`, or `-`).
+  func image(_ request: Request, path: ServePath) async -> (Response, String) {
     let snapshot = snapshot.withLock { $0 }
     let folder = snapshot.folder
     let resolution = snapshot.resolve(path.signedPart) {
@@ -207,18 +177,6 @@ public final class ImageServer: HTTPResponder, Sendable {
       for output in outputs { cache.store(output.bytes, hash: output.hash, for: output.cacheKey) }
     }
     return result
-  }
-
-  /// Why the signature segment is refused (nil: accepted).
-  private func signatureRefusal(_ path: ServePath) -> String? {
-    guard let signer else {
-      return path.signature == URLSigner.unsignedSegment
-        ? nil : "this server takes unsigned paths (/unsafe/…)"
-    }
-    guard path.signature != URLSigner.unsignedSegment,
-      signer.verify(signature: path.signature, path: path.signedPart)
-    else { return "bad signature" }
-    return nil
   }
 
   private func refused(_ error: OnDemandError) -> Response {

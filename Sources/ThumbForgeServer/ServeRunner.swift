@@ -52,7 +52,7 @@ public enum ServeRunner {
     let connections = server.connections
     let writeTimeout = TimeAmount.seconds(Int64(settings.writeTimeout))
     let app = Application(
-      responder: server,
+      router: server.router(),
       server: .http1(
         configuration: HTTP1Channel.Configuration(
           additionalChannelHandlers: [ConnectionGate(connections, writeTimeout: writeTimeout)],

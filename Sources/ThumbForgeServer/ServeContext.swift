@@ -1,0 +1,41 @@
+internal import Hummingbird
+internal import Synchronization
+
+/// The request context of `serve`'s routes: Hummingbird's core context, the image path once
+/// ``SignatureCheck`` has parsed it and accepted its signature, and how the response body
+/// was obtained, for ``RequestLog``.
+struct ServeContext: RequestContext {
+  var coreContext: CoreRequestContextStorage
+  /// The image path, parsed, its signature accepted.
+  var path: ServePath?
+  /// How the body was obtained: `catalog`, `hit`, `miss`, `coalesced`, or `-`.
+  let outcome = Outcome()
+
+  init(source: Source) {
+    coreContext = .init(source: source)
+  }
+
+  /// Set by the image route, read by the log middleware around it (the context is passed
+  /// down by value, so the record is shared by reference).
+  final class Outcome: Sendable {
+    private let value = Mutex("-")
+
+    var current: String { value.withLock { $0 } }
+
+    func record(_ outcome: String) {
+      value.withLock { $0 = outcome }
+    }
+  }
+}
+
+/// An answer other than an image, thrown by routes and middleware and turned into its
+/// response by the router: a status, one line of text, and headers (`Allow`, `Retry-After`).
+struct ServeFailure: HTTPResponseError {
+  let status: HTTPResponse.Status
+  let message: String
+  var headers: HTTPFields = [:]
+
+  func response(from request: Request, context: some RequestContext) throws -> Response {
+    ImageServer.text(status, message, headers: headers)
+  }
+}

@@ -33,6 +33,10 @@
 # 10  through nginx with Examples/nginx/thumbforge.conf: /unsafe/…, /, /metrics are nginx's
 #     404, a signed path is 200 (nginx from apt-get when missing, else SKIP)
 # 11  --metrics-port: /metrics is 404 on the public port and 200 on the metrics port
+# 12  the Kubernetes example's pod (a 1.5 GiB cgroup v1 memory limit, 2 workers, defaults:
+#     the budget from the cgroup) under 120 concurrent renders of the largest outputs the
+#     defaults allow: only 200, 429 or 503, no OOM kill, peak RSS < 1536 MB (SKIP without a
+#     writable cgroup)
 #
 # Throughout, every server's /healthz is polled every 0.2 s: a row fails if /healthz took
 # more than 1 s or its server died; each row prints the worst /healthz latency and the
@@ -183,6 +187,8 @@ start_server() {
   if [ -n "${SERVE_WRAP[*]:-}" ]; then
     REAL_PID=$(cut -d' ' -f1 "/proc/$SERVER_PID/task/$SERVER_PID/children" 2>/dev/null)
     [ -n "$REAL_PID" ] || REAL_PID=$(pgrep -P "$SERVER_PID" | head -n 1)
+    # A wrapper that execs the server (row 12's cgroup) is the server.
+    [ -n "$REAL_PID" ] || REAL_PID=$SERVER_PID
     PIDS+=("$REAL_PID")
   fi
   curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/healthz" \
@@ -771,6 +777,56 @@ EOF
   finish "nginx $("$nginx" -v 2>&1 | sed 's|.*/||'):${report}; reached the replica: $((after - before))"
 }
 
+row_12() {
+  # The Kubernetes example's pod: 1.5 GiB, 2 render workers, every serve setting at its
+  # default, so serve.memory-budget comes from the cgroup (half the limit less
+  # decoded-cache: 512 MB). A flood of the largest renders that budget admits from
+  # 6000×6000 RGBA masters: outputs of 5.5–7.3 MP, each estimated at up to 492 MB by the
+  # README's model (8 B × 36 MP + 28 B × 7.3 MP), so one at a time; larger ones are 413.
+  local root=/sys/fs/cgroup/memory cg
+  cg=$root/thumbforge-attack-$$
+  if [ ! -w "$root" ] || ! mkdir "$cg" 2>/dev/null; then
+    verdict SKIP "no writable cgroup v1 memory controller at $root"
+    return
+  fi
+  local limit=$((1536 * 1048576))
+  echo "$limit" >"$cg/memory.limit_in_bytes"
+  [ -w "$cg/memory.memsw.limit_in_bytes" ] && echo "$limit" >"$cg/memory.memsw.limit_in_bytes"
+  local dir; dir=$(folder row12 "queue: 16" "timeout: 30")
+  local i colours=(C04040 40C040 4040C0 C0C040)
+  for i in 1 2 3 4; do
+    cp "$(input "large-rgba-$i.png" png 6000 6000 --alpha --colour "${colours[$((i - 1))]}")" "$dir/Big$i.png"
+  done
+  "$PYTHON" -c '
+import sys
+with open(sys.argv[1], "w") as out:
+    for i in range(120):
+        out.write(f"/unsafe/fit:{900 - i}x{900 - i}/Big{1 + i % 4}@3x.png\n")
+' "$WORK/row12.paths"
+  SERVE_WRAP=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg")
+  if ! start_server row12 "$dir" "$JOBS_FLAG" 2; then
+    SERVE_WRAP=()
+    rmdir "$cg" 2>/dev/null
+    verdict FAIL "the server did not start in a 1.5 GiB cgroup: $START_ERROR"
+    return
+  fi
+  SERVE_WRAP=()
+  local result; result=$("${PY[@]}" flood --port "$PORT" --paths "$WORK/row12.paths" --timeout 60)
+  local statuses; statuses=$(echo "$result" | json statuses)
+  local budget; budget=$(metric thumbforge_render_memory_budget_bytes)
+  echo "$statuses" | "$PYTHON" -c 'import json,sys; s=json.load(sys.stdin); sys.exit(0 if set(s) <= {"200","429","503"} and "200" in s else 1)' \
+    || note_fail "answers other than 200/429/503 (or no 200 at all): $statuses"
+  server_alive || note_fail "the server is gone after the flood (OOM-killed?)"
+  local peak oom
+  peak=$(($(cat "$cg/memory.max_usage_in_bytes") / 1048576))
+  oom=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.oom_control" 2>/dev/null)
+  stop_server
+  rmdir "$cg" 2>/dev/null
+  [ "${oom:-0}" = 0 ] || note_fail "the cgroup's OOM killer ran ($oom)"
+  [ "$ROW_RSS_MB" -lt 1536 ] || note_fail "peak RSS $ROW_RSS_MB MB, over the pod's 1536 MB"
+  finish "120 concurrent renders of 5.5–7.3 MP outputs in a 1.5 GiB cgroup, $JOBS_FLAG 2, defaults (budget $(( ${budget%.*} / 1048576 )) MB from the cgroup): $statuses; cgroup peak (RSS and page cache) $peak MB, OOM kills ${oom:-?}"
+}
+
 row_11() {
   local dir; dir=$(folder row11)
   local metrics_port; metrics_port=$(free_port)
@@ -800,11 +856,12 @@ TITLES=(
   "small leaks (404 bodies, signatures, key, NFC/NFD, cache du)"
   "nginx example: only signed paths"
   "--metrics-port"
+  "Kubernetes example's memory limit under a flood"
 )
 PASSED=0; FAILED=0; SKIPPED=0
 RUN_HEALTH_MS=0; RUN_HEALTH_ROW=-; RUN_RSS_MB=0; RUN_RSS_ROW=-
 echo "==> $TF_SOURCE ($("$TF" --version 2>/dev/null)), temporary folder $WORK" >&2
-for row in 1 2 3 4 5 6 7 8 9 10 11; do
+for row in 1 2 3 4 5 6 7 8 9 10 11 12; do
   [ -n "$ONLY" ] && [[ "$ONLY" != *",$row,"* ]] && continue
   echo "==> row $row: ${TITLES[$row]}" >&2
   ROW_HEALTH_MS=0; ROW_HEALTH_FAILED=0; ROW_RSS_MB=0; ROW_DEATHS=; fails=(); MONITOR=

@@ -23,9 +23,11 @@ public struct ServeSettings: Sendable, Equatable {
   /// blocked, and `limit-input-pixels` defaults to ``untrustedPixelLimit``.
   public var untrustedSources = false
 
-  /// The most pixels of any output a render for `serve` makes (413 past it): 16 777 216, a
-  /// 4096×4096 image, about 200 MB of render memory by the README's model.
-  public var maxOutputPixels = 16_777_216
+  /// The most pixels of any output a render for `serve` makes (413 past it): 12 000 000, a
+  /// 4000×3000 image. Sized so that the largest output rendered from a master of its own
+  /// size, 36 B a pixel by the README's model (8 input, 16 working, 12 output), is 432 MB:
+  /// within the 512 MB budget of the Kubernetes example's pod.
+  public var maxOutputPixels = 12_000_000
   /// MB of estimated render memory admitted at once (see the README's *Limits and memory*);
   /// 0: half the memory limit (the cgroup's, else the machine's) less `decoded-cache`.
   public var memoryBudget = 0

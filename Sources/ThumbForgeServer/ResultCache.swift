@@ -64,18 +64,8 @@ public final class ResultCache: Sendable {
 
   /// The bytes stored for `key`, marking them used; `nil` when absent.
   public func bytes(for key: String) -> [UInt8]? {
-    guard Self.isKey(key), state.withLock({ $0.entries[key] != nil }) else { return nil }
-    guard let data = FileManager.default.contents(atPath: path(of: key)) else {
-      // Deleted behind our back: forget it.
-      state.withLock { state in
-        if let entry = state.entries.removeValue(forKey: key) { state.bytes -= entry.size }
-      }
-      return nil
-    }
-    state.withLock { state in
-      state.clock += 1
-      state.entries[key]?.lastUse = state.clock
-    }
+    guard let file = file(for: key), let data = FileManager.default.contents(atPath: file.path)
+    else { return nil }
     return Array(data)
   }
 
@@ -87,6 +77,7 @@ public final class ResultCache: Sendable {
     guard let size = DiskUsage.of(path),
       let hash = try? known.hash ?? ContentHash.ofFile(at: path)
     else {
+      // Deleted behind our back: forget it.
       state.withLock { state in
         if let entry = state.entries.removeValue(forKey: key) { state.bytes -= entry.size }
       }

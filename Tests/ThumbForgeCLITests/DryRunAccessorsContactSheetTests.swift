@@ -97,8 +97,27 @@ struct DryRunAccessorsContactSheetTests {
     let data = try Data(contentsOf: sheet)
     #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "not a PNG")
     let image = try VipsImage.load(path: sheet.path)
-    #expect(image.width >= 180 && image.height >= 180, "\(image.width)x\(image.height)")
     #expect(image.loader?.hasPrefix("png") == true)
+    // One 180 px cell per output of the manifest, 8 across, 4 px apart.
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: box.manifest))
+    let sets = try #require((manifest as? [String: Any])?["imageSets"] as? [[String: Any]])
+    let outputs = sets.reduce(0) { $0 + (($1["outputs"] as? [Any])?.count ?? 0) }
+    try #require(outputs > 0)
+    let across = min(8, outputs)
+    let rows = (outputs + across - 1) / across
+    #expect(image.width == across * 180 + (across - 1) * 4, "\(image.width) for \(outputs) outputs")
+    #expect(image.height == rows * 180 + (rows - 1) * 4, "\(image.height) for \(outputs) outputs")
+    // Every cell holds a picture (its middle is not the sheet's white) and a label (dark
+    // ink in its bottom strip).
+    let rgb = try image.extractBand(0, count: 3)
+    for index in 0..<outputs {
+      let x = (index % across) * 184
+      let y = (index / across) * 184
+      let middle = try rgb.crop(x: x + 60, y: y + 40, width: 60, height: 60).pixelBytes()
+      #expect(middle.contains { $0 < 250 }, "cell \(index) is blank")
+      let label = try rgb.crop(x: x + 3, y: y + 142, width: 174, height: 36).pixelBytes()
+      #expect(label.contains { $0 < 100 }, "cell \(index) has no label")
+    }
   }
 
   static let swiftc: String? = {

@@ -93,14 +93,26 @@ unset THUMBFORGE_KEY THUMBFORGE_SALT
 WORK=$(mktemp -d /tmp/thumbforge-attack.XXXXXX)
 PIDS=()         # every process started: servers (or their strace), monitors, clients, nginx
 MAIN_PID=$BASHPID
+# descendants PID: the live processes below PID (children first). Only these are ever
+# signalled at the end: a recorded id whose process has ended may already belong to
+# someone else's process (pid_max is 32768 here), which must not be killed.
+descendants() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
 cleanup() {
   [ "$BASHPID" = "$MAIN_PID" ] || return 0   # a subshell inheriting the trap: not its job
-  local pid
+  local pids
   {
-    for pid in "${PIDS[@]}"; do kill -TERM "$pid" || true; done
+    pids=$(descendants "$MAIN_PID")
+    [ -n "$pids" ] && kill -TERM $pids
     sleep 0.3
-    for pid in "${PIDS[@]}"; do kill -KILL "$pid" || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" || true; done
+    pids=$(descendants "$MAIN_PID")
+    [ -n "$pids" ] && kill -KILL $pids
+    wait
   } 2>/dev/null
   if [ "$KEEP" = 1 ]; then echo "==> kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
@@ -211,7 +223,8 @@ stop_server() {
   else
     kill -TERM "$REAL_PID" 2>/dev/null
     for _ in $(seq 30); do kill -0 "$REAL_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$REAL_PID" 2>/dev/null
+    # Still ours (not an ended process's id taken by another): our child, or strace's.
+    descendants "$MAIN_PID" | grep -qx "$REAL_PID" && kill -KILL "$REAL_PID" 2>/dev/null
     wait "$SERVER_PID" 2>/dev/null
   fi
   if [ -f "$MONITOR_FILE" ]; then

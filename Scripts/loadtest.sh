@@ -3,6 +3,7 @@
 # folder's resort photos (Assets/Resorts), equivalent fill crops at 1x.
 #
 #   Scripts/loadtest.sh [--duration S] [--connections "16 64"] [--processes N] [--no-apt]
+#                       [--baseline REV]
 #
 # For each tool and each concurrency: cold (every request a new size: all renders) and warm
 # (8 paths repeated, after one request each: served from the result cache / thumbor's
@@ -11,6 +12,9 @@
 # (Scripts/install-deps.sh), wrk (apt-get), thumbor (PyPI, in bench-work/venv-thumbor).
 # thumbor runs with --processes N (default: one per core) so both servers use every core;
 # wrk runs 2 threads on the same machine. Results: bench-work/loadtest.md and .jsonl.
+# --baseline REV also builds `serve` at git revision REV (in a worktree under bench-work/)
+# and runs it as a third server, each of its runs right after the current one's, with the
+# current one's throughput as a ratio of it: what a change costs, measured in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -20,12 +24,14 @@ DURATION=10
 CONNECTIONS="16 64"
 PROCESSES=$(nproc)
 APT=1
+BASELINE=
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION=$2; shift ;;
     --connections) CONNECTIONS=$2; shift ;;
     --processes) PROCESSES=$2; shift ;;
     --no-apt) APT=0 ;;
+    --baseline) BASELINE=$2; shift ;;
     -h|--help) sed -n '2,14p' "$0" | cut -c3-; exit 0 ;;
     *) echo "loadtest.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
@@ -56,6 +62,16 @@ echo "==> building thumbforge (release)"
 static=(); [ "$(uname -s)" = Linux ] && static=(--static-swift-stdlib)
 swift build -c release --product thumbforge --scratch-path .build-bench "${static[@]}" >/dev/null
 TF=$ROOT/.build-bench/release/thumbforge
+BASE_TF=
+if [ -n "$BASELINE" ]; then
+  echo "==> building thumbforge at $BASELINE (release)"
+  BASE_SRC=$ROOT/bench-work/baseline-src
+  git worktree remove --force "$BASE_SRC" 2>/dev/null || rm -rf "$BASE_SRC"
+  git worktree add --detach "$BASE_SRC" "$BASELINE" >/dev/null
+  (cd "$BASE_SRC" && swift build -c release --product thumbforge \
+    --scratch-path "$ROOT/.build-bench-baseline" "${static[@]}" >/dev/null)
+  BASE_TF=$ROOT/.build-bench-baseline/release/thumbforge
+fi
 
 # ---------------------------------------------------------------- folder and paths
 FOLDER=$WORK/Assets
@@ -70,6 +86,7 @@ serve:
   queue: 256
 EOF
 python3 Scripts/loadtest/make_paths.py "$FOLDER/Resorts" "$WORK/paths"
+for mode in cold warm; do cp "$WORK/paths/$mode-serve.txt" "$WORK/paths/$mode-baseline.txt"; done
 cat > "$WORK/thumbor.conf" <<EOF
 LOADER = 'thumbor.loaders.file_loader'
 FILE_LOADER_ROOT_PATH = '$FOLDER'
@@ -103,9 +120,10 @@ wait_up() {
 
 start_server() { # TOOL PORT → sets SERVER
   case $1 in
-    serve)
+    serve | baseline)
       rm -rf "$WORK/serve-cache"
-      "$TF" serve "$FOLDER" --port "$2" 2>"$WORK/serve.log" &
+      local binary=$TF; [ "$1" = baseline ] && binary=$BASE_TF
+      "$binary" serve "$FOLDER" --port "$2" 2>"$WORK/$1.log" &
       SERVER=$!
       wait_up "$2" /healthz ;;
     thumbor)
@@ -135,7 +153,8 @@ run_wrk() { # TOOL MODE CONNECTIONS PORT
 rm -f "$RESULTS"
 for connections in $CONNECTIONS; do
   for mode in cold warm; do
-    for tool in serve thumbor; do
+    tools="serve thumbor"; [ -n "$BASE_TF" ] && tools="serve baseline thumbor"
+    for tool in $tools; do
       port=$(free_port)
       echo "==> $tool, $mode, $connections connections, ${DURATION}s"
       start_server "$tool" "$port"
@@ -158,16 +177,18 @@ lines = [
     f"wrk, 2 threads, {duration} s per run; thumbor {processes} processes; "
     f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores.",
     "",
-    "| mode | connections | tool | req/s | p50 ms | p99 ms | errors | peak RSS MB | req/s vs thumbor | p99 vs thumbor |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| mode | connections | tool | req/s | p50 ms | p99 ms | errors | peak RSS MB | req/s vs thumbor | p99 vs thumbor | req/s vs baseline |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
 ]
 for (tool, mode, c), r in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
     other = by.get(("thumbor", mode, c))
     ratio = p99 = ""
-    if tool == "serve" and other and other["rps"] > 0:
+    if tool in ("serve", "baseline") and other and other["rps"] > 0:
         ratio = f"{r['rps'] / other['rps']:.1f}×"
         p99 = f"{r['p99_ms'] / other['p99_ms']:.2f}×" if other["p99_ms"] > 0 else ""
-    lines.append(f"| {mode} | {c} | {tool} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | {r['peak_rss_mb']} | {ratio} | {p99} |")
+    base = by.get(("baseline", mode, c))
+    vs_base = f"{r['rps'] / base['rps']:.2f}×" if tool == "serve" and base and base["rps"] > 0 else ""
+    lines.append(f"| {mode} | {c} | {tool} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | {r['peak_rss_mb']} | {ratio} | {p99} | {vs_base} |")
 open(sys.argv[2], "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF

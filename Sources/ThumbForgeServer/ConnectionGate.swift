@@ -22,19 +22,21 @@ final class OpenConnections: Sendable {
   static let reservedDescriptors = 128
 
   let limit: Int
-  private let state = Mutex(State())
-
-  private struct State {
-    var connections: [ObjectIdentifier: Entry] = [:]
-    var clock: UInt64 = 0
-  }
+  private let state = Mutex<[ObjectIdentifier: Entry]>([:])
+  /// Orders the moments connections become idle (no lock on a request's path).
+  private let clock = Atomic<UInt64>(0)
 
   private struct Entry {
     let channel: any Channel
+    let activity: Activity
+  }
+
+  /// One connection's requests, updated by its own handler without the shared lock.
+  final class Activity: Sendable {
     /// Requests read and not yet answered.
-    var inProgress = 0
-    /// When the connection last became idle (or was opened).
-    var idleSince: UInt64
+    let inProgress = Atomic<Int>(0)
+    /// When the connection last became idle (or was opened), by ``OpenConnections/clock``.
+    let idleSince = Atomic<UInt64>(0)
   }
 
   init(limit: Int) {
@@ -42,40 +44,44 @@ final class OpenConnections: Sendable {
   }
 
   /// Connections open now.
-  var open: Int { state.withLock { $0.connections.count } }
+  var open: Int { state.withLock { $0.count } }
 
-  /// Counts `channel` in, closing the connection idle longest when at the cap; false when
-  /// every connection is busy (the caller closes `channel`).
-  func admit(_ channel: any Channel) -> Bool {
-    let (admitted, evicted) = state.withLock { state -> (Bool, (any Channel)?) in
-      state.clock += 1
+  /// Counts `channel` in, closing the connection idle longest when at the cap; nil when
+  /// every connection is busy (the caller closes `channel`), else the connection's record
+  /// of its requests.
+  func admit(_ channel: any Channel) -> Activity? {
+    let activity = Activity()
+    activity.idleSince.store(clock.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
+    let (admitted, evicted) = state.withLock { connections -> (Bool, (any Channel)?) in
       var evicted: (any Channel)?
-      if state.connections.count >= limit {
+      if connections.count >= limit {
         guard
-          let oldest = state.connections.filter({ $0.value.inProgress == 0 })
-            .min(by: { $0.value.idleSince < $1.value.idleSince })
+          let oldest = connections.filter({
+            $0.value.activity.inProgress.load(ordering: .relaxed) == 0
+          }).min(by: {
+            $0.value.activity.idleSince.load(ordering: .relaxed)
+              < $1.value.activity.idleSince.load(ordering: .relaxed)
+          })
         else { return (false, nil) }
-        evicted = state.connections.removeValue(forKey: oldest.key)?.channel
+        evicted = connections.removeValue(forKey: oldest.key)?.channel
       }
-      state.connections[ObjectIdentifier(channel)] = Entry(channel: channel, idleSince: state.clock)
+      connections[ObjectIdentifier(channel)] = Entry(channel: channel, activity: activity)
       return (true, evicted)
     }
     evicted?.close(promise: nil)
-    return admitted
+    return admitted ? activity : nil
   }
 
   func release(_ channel: any Channel) {
-    _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
+    _ = state.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
   }
 
-  /// A request started (`true`) or its response ended (`false`) on `channel`.
-  func request(on channel: any Channel, started: Bool) {
-    state.withLock { state in
-      let key = ObjectIdentifier(channel)
-      guard state.connections[key] != nil else { return }
-      state.clock += 1
-      state.connections[key]!.inProgress += started ? 1 : -1
-      if state.connections[key]!.inProgress == 0 { state.connections[key]!.idleSince = state.clock }
+  /// A request started (`true`) or its response ended (`false`) on a connection.
+  func request(_ activity: Activity, started: Bool) {
+    if started {
+      activity.inProgress.add(1, ordering: .relaxed)
+    } else if activity.inProgress.subtract(1, ordering: .relaxed).newValue == 0 {
+      activity.idleSince.store(clock.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
     }
   }
 
@@ -104,7 +110,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
 
   private let connections: OpenConnections
   private let writeTimeout: TimeAmount
-  private var admitted = false
+  /// This connection's record, once admitted.
+  private var activity: OpenConnections.Activity?
   private var stalled: Scheduled<Void>?
 
   init(_ connections: OpenConnections, writeTimeout: TimeAmount) {
@@ -113,27 +120,27 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
-    admitted = connections.admit(context.channel)
-    if !admitted { context.close(promise: nil) }
+    activity = connections.admit(context.channel)
+    if activity == nil { context.close(promise: nil) }
   }
 
   func handlerRemoved(context: ChannelHandlerContext) {
-    if admitted { connections.release(context.channel) }
-    admitted = false
+    if activity != nil { connections.release(context.channel) }
+    activity = nil
     stalled?.cancel()
     stalled = nil
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    if case .head = unwrapInboundIn(data) {
-      connections.request(on: context.channel, started: true)
+    if let activity, case .head = unwrapInboundIn(data) {
+      connections.request(activity, started: true)
     }
     context.fireChannelRead(data)
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-    if case .end = unwrapOutboundIn(data) {
-      connections.request(on: context.channel, started: false)
+    if let activity, case .end = unwrapOutboundIn(data) {
+      connections.request(activity, started: false)
     }
     context.write(data, promise: promise)
   }

@@ -65,10 +65,15 @@ done
 
 # ---------------------------------------------------------------- tools and binary
 Scripts/install-deps.sh >&2 || exit 1
-# strace for row 5's check of the files opened (installed as root when missing, e.g. in CI).
-if ! command -v strace >/dev/null && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-  echo "==> installing strace with apt-get" >&2
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace; } >/dev/null 2>&1 || true
+# strace for row 5's check of the files opened, curl for the requests, pgrep (procps) for
+# the cleanup: installed as root when missing (a fresh CI machine).
+missing=()
+command -v strace >/dev/null || missing+=(strace)
+command -v curl >/dev/null || missing+=(curl)
+command -v pgrep >/dev/null || missing+=(procps)
+if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  echo "==> installing ${missing[*]} with apt-get" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >/dev/null 2>&1 || true
 fi
 TF=${THUMBFORGE_BIN:-.build/release/thumbforge}
 if [ ! -x "$TF" ]; then

@@ -57,10 +57,6 @@ public struct RenderCost: Hashable, Sendable, Codable {
 }
 
 extension RenderCost {
-  /// The memory of the process before any render (libvips and its modules loaded): the
-  /// constant term of the README's model.
-  public static let processBytes = 80 * 1_048_576
-
   /// The peak memory one job's render adds to the process, by the README's model (*Limits
   /// and memory*): 8 B per pixel of the largest master, 16 B per pixel of the largest
   /// working image, 12 B per pixel of every output (a job's outputs may be alive at once).

@@ -298,11 +298,9 @@ public struct OnDemandFolder: Sendable {
   /// Throws ``OnDemandError/changed(_:)`` when a master of `job` no longer has the size and
   /// modification time it had when the folder was scanned.
   private func checkUnchanged(_ job: Job) throws(OnDemandError) {
-    for master in job.source.allMasters {
-      let now = FileStamp.current(at: workspace.folder.appendingPathComponent(master.path).path)
-      guard let now, signature.files[master.path] == now.modified ^ Int64(now.byteSize) else {
-        throw .changed("\(master.path) changed since the folder was scanned")
-      }
+    for master in job.source.allMasters
+    where !signature.isUnchanged(master.path, in: workspace.folder) {
+      throw .changed("\(master.path) changed since the folder was scanned")
     }
   }
 

@@ -92,6 +92,12 @@ struct ServerBehaviourTests {
 
   @Test("a full queue answers 429 with Retry-After")
   func queueFull() async throws {
+    // Off the cooperative pool, as memoryBudget: see DedicatedExecutor.
+    let executor = DedicatedExecutor("queueFull")
+    try await withTaskExecutorPreference(executor) { try await queueFull(on: executor) }
+  }
+
+  private func queueFull(on executor: DedicatedExecutor) async throws {
     let harness = try ServerHarness(config: ServerHarness.config + "  queue: 0\n")
     defer { harness.remove() }
     let (server, app) = try harness.server(workers: 1)
@@ -100,7 +106,7 @@ struct ServerBehaviourTests {
     // render to be under way raced with it: a render that ended before the wait looked
     // left the test waiting forever.)
     let hold = HeldRender()
-    let held = Task {
+    let held = Task(executorPreference: executor) {
       try await server.coordinator.output(for: "held", need: 0, timeout: .seconds(120)) {
         hold.work()
       }
@@ -208,6 +214,12 @@ struct ServerBehaviourTests {
 
   @Test("renders start while their estimated memory fits the budget; larger ones get 413")
   func memoryBudget() async throws {
+    // The test and its two requests run off the cooperative pool: see DedicatedExecutor.
+    let executor = DedicatedExecutor("memoryBudget")
+    try await withTaskExecutorPreference(executor) { try await memoryBudget(on: executor) }
+  }
+
+  private func memoryBudget(on executor: DedicatedExecutor) async throws {
     let coordinator = RenderCoordinator(workers: 4, queueLimit: 4, memoryBudget: 100)
     await #expect(throws: RenderCoordinator.Refusal.overBudget(need: 101, budget: 100)) {
       _ = try await coordinator.output(for: "huge", need: 101, timeout: .seconds(60)) {
@@ -216,7 +228,7 @@ struct ServerBehaviourTests {
     }
     let first = HeldRender()
     let second = HeldRender()
-    let one = Task {
+    let one = Task(executorPreference: executor) {
       try? await coordinator.output(for: "one", need: 60, timeout: .seconds(60)) { first.work() }
     }
     let deadline = ContinuousClock.now + .seconds(30)
@@ -224,7 +236,7 @@ struct ServerBehaviourTests {
       try #require(ContinuousClock.now < deadline, "the first render never started")
       try await Task.sleep(for: .milliseconds(2))
     }
-    let two = Task {
+    let two = Task(executorPreference: executor) {
       try? await coordinator.output(for: "two", need: 60, timeout: .seconds(60)) { second.work() }
     }
     while coordinator.depth.waiting == 0 {

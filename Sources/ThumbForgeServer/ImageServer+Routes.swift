@@ -2,8 +2,9 @@ internal import Hummingbird
 
 extension ImageServer {
   /// The routes of `serve`: `/healthz`, `/readyz`, `/metrics` (unless it has a listener of
-  /// its own), the preview page at `/`, and every other path an image, behind the signature
-  /// check; every request logged and counted, anything but GET and HEAD refused (405).
+  /// its own), the preview page at `/`, and every other path an image (``ImageRoute``, behind
+  /// the signature check); every request logged and counted, anything but GET and HEAD
+  /// refused (405).
   func router() -> Router<ServeContext> {
     let router = Router(context: ServeContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLog(metrics: metrics, logger: logger))
@@ -14,16 +15,8 @@ extension ImageServer {
       metricsHere ? metricsResponse() : ImageServer.text(.notFound, "not found")
     }
     router.get("/") { [self] _, _ in previewPage() }
-    router.group()
-      .add(middleware: SignatureCheck(signer: signer))
-      .get("**") { [self] request, context in
-        guard let path = context.path else {
-          throw ServeFailure(status: .badRequest, message: "not an image path")
-        }
-        let (response, outcome) = await image(request, path: path)
-        context.outcome.record(outcome)
-        return response
-      }
+    // Last, so that it wraps only what no route above matched (see ImageRoute).
+    router.add(middleware: ImageRoute(server: self, signer: signer))
     return router
   }
 }

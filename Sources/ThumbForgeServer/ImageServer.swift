@@ -100,7 +100,7 @@ public final class ImageServer: Sendable {
     return Self.body(metrics.exposition(), status: .ok, headers: headers)
   }
 
-  /// The image `path` names (parsed, its signature accepted by ``SignatureCheck``), and
+  /// The image `path` names (parsed, its signature accepted by ``ImageRoute``), and
   /// how its body was obtained (`catalog`, `hit`, `miss`, `coalesced`, or `-`).
   func image(_ request: Request, path: ServePath) async -> (Response, String) {
     let snapshot = snapshot.withLock { $0 }

@@ -1,13 +1,10 @@
 internal import Hummingbird
 internal import Synchronization
 
-/// The request context of `serve`'s routes: Hummingbird's core context, the image path once
-/// ``SignatureCheck`` has parsed it and accepted its signature, and how the response body
-/// was obtained, for ``RequestLog``.
+/// The request context of `serve`'s routes: Hummingbird's core context and how the response
+/// body was obtained, for ``RequestLog``.
 struct ServeContext: RequestContext {
   var coreContext: CoreRequestContextStorage
-  /// The image path, parsed, its signature accepted.
-  var path: ServePath?
   /// How the body was obtained: `catalog`, `hit`, `miss`, `coalesced`, or `-`.
   let outcome = Outcome()
 

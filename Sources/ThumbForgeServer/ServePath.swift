@@ -95,7 +95,7 @@ public struct ServePath: Sendable, Equatable {
     guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
       throw .malformed("control characters (NUL included) are not allowed")
     }
-    guard !text.contains("\\") else { throw .malformed("'\\' is not allowed") }
+    guard !text.utf8.contains(UInt8(ascii: "\\")) else { throw .malformed("'\\' is not allowed") }
     return text
   }
 }

@@ -27,18 +27,29 @@ import Testing
     #expect(cache.value(for: "h") == nil && cache.usage.entries == 1)
   }
 
-  /// Many entries in and out: the recency list and the total stay consistent.
-  @Test func staysConsistentUnderChurn() {
-    let cache = LRUCache<Int>(capacity: 1000)
+  /// Many entries in and out, checked against a plain list ordered by recency: the same
+  /// values are found and evicted, and the total stays exact (nodes of evicted entries are
+  /// reused, so this also covers the free list).
+  @Test func matchesAReferenceModelUnderChurn() {
+    let cache = LRUCache<Int>(capacity: 1000, largestEntry: 400)
+    var model: [(key: String, value: Int, cost: Int)] = []  // most recent last
     var random = SystemRandomNumberGenerator()
     for step in 0..<5000 {
       let key = "k\(Int.random(in: 0..<200, using: &random))"
       if step % 3 == 0 {
-        _ = cache.value(for: key)
+        let found = model.firstIndex { $0.key == key }
+        #expect(cache.value(for: key) == found.map { model[$0].value })
+        if let found { model.append(model.remove(at: found)) }
       } else {
-        cache.store(step, cost: Int.random(in: 1...100, using: &random), for: key)
+        let cost = Int.random(in: 1...500, using: &random)
+        cache.store(step, cost: cost, for: key)
+        guard cost <= 400 else { continue }
+        model.removeAll { $0.key == key }
+        model.append((key, step, cost))
+        while model.reduce(0, { $0 + $1.cost }) > 1000 { model.removeFirst() }
       }
-      #expect(cache.usage.cost <= 1000)
+      #expect(cache.usage.cost == model.reduce(0) { $0 + $1.cost })
+      #expect(cache.usage.entries == model.count)
     }
   }
 }

@@ -3,7 +3,7 @@
 # folder's resort photos (Assets/Resorts), equivalent fill crops at 1x.
 #
 #   Scripts/loadtest.sh [--duration S] [--connections "16 64"] [--processes N] [--no-apt]
-#                       [--baseline REV]
+#                       [--baseline REV] [--masters N]
 #
 # For each tool and each concurrency: cold (every request a new size: all renders) and warm
 # (8 paths repeated, after one request each: served from the result cache / thumbor's
@@ -15,6 +15,10 @@
 # --baseline REV also builds `serve` at git revision REV (in a worktree under bench-work/)
 # and runs it as a third server, each of its runs right after the current one's, with the
 # current one's throughput as a ratio of it: what a change costs, measured in one run.
+# --masters N serves N distinct photos instead of the four (each a different crop of one of
+# them, re-encoded), so that the cold paths cycle over more masters than any in-memory cache
+# of decoded images would hold: cold renders that are really cold. Reports go to
+# bench-work/loadtest-mastersN.md and .jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -25,6 +29,7 @@ CONNECTIONS="16 64"
 PROCESSES=$(nproc)
 APT=1
 BASELINE=
+MASTERS=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION=$2; shift ;;
@@ -32,15 +37,17 @@ while [ $# -gt 0 ]; do
     --processes) PROCESSES=$2; shift ;;
     --no-apt) APT=0 ;;
     --baseline) BASELINE=$2; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | cut -c3-; exit 0 ;;
+    --masters) MASTERS=$2; shift ;;
+    -h|--help) sed -n '2,22p' "$0" | cut -c3-; exit 0 ;;
     *) echo "loadtest.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
 WORK=$ROOT/bench-work/loadtest
-RESULTS=$ROOT/bench-work/loadtest.jsonl
-REPORT=$ROOT/bench-work/loadtest.md
+SUFFIX=; [ "$MASTERS" -gt 0 ] && SUFFIX=-masters$MASTERS
+RESULTS=$ROOT/bench-work/loadtest$SUFFIX.jsonl
+REPORT=$ROOT/bench-work/loadtest$SUFFIX.md
 mkdir -p "$WORK"
 
 # ---------------------------------------------------------------- tools
@@ -76,7 +83,18 @@ fi
 # ---------------------------------------------------------------- folder and paths
 FOLDER=$WORK/Assets
 rm -rf "$FOLDER" && mkdir -p "$FOLDER/Resorts"
-cp Assets/Resorts/*.jpg "$FOLDER/Resorts/"
+if [ "$MASTERS" -gt 0 ]; then
+  # Distinct content (a content-addressed cache would share equal files): master i is a
+  # 1920×960 window of photo i mod 4, moved by i pixels, re-encoded at quality 90.
+  photos=(Assets/Resorts/*.jpg)
+  for i in $(seq 0 $((MASTERS - 1))); do
+    photo=${photos[$((i % ${#photos[@]}))]}
+    vips crop "$photo" "$FOLDER/Resorts/photo-$(printf %04d "$i").jpg[Q=90]" \
+      $((i % 128)) $(((i / 128) % 64)) 1920 960
+  done
+else
+  cp Assets/Resorts/*.jpg "$FOLDER/Resorts/"
+fi
 cat > "$FOLDER/thumbforge.yml" <<EOF
 output: ../Build/Assets.xcassets
 serve:

@@ -147,9 +147,6 @@ extension Setting {
       "cache-size", \.serve.cacheSize, .integer(1...1_048_576),
       "The result cache's cap in MB; least recently used results are evicted first."),
     Setting(
-      "decoded-cache", \.serve.decodedCache, .integer(0...1_048_576),
-      "MB of masters kept decoded in memory for outputs outside the catalog's plan (0: none)."),
-    Setting(
       "cache-control", \.serve.cacheControl, .text,
       "The `Cache-Control` header of every image response."),
     Setting(
@@ -170,7 +167,7 @@ extension Setting {
     ),
     Setting(
       "memory-budget", \.serve.memoryBudget, .integer(0...16_777_216),
-      "MB of estimated render memory admitted at once (the *Limits and memory* model); more renders wait, a render larger than the whole budget gets 413. 0: half the memory limit (the cgroup's, else the machine's) less `decoded-cache`."
+      "MB of estimated render memory admitted at once (the *Limits and memory* model); more renders wait, a render larger than the whole budget gets 413. 0: half the memory limit (the cgroup's, else the machine's)."
     ),
     Setting(
       "read-timeout", \.serve.readTimeout, .integer(1...3600),

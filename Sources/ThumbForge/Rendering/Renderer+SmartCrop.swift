@@ -12,12 +12,9 @@ extension Renderer {
   /// shrunk by the enlargement, and the rectangle found is scaled back up; the output is then
   /// resized for that rectangle only. Outputs that shrink the master keep libvips' decision
   /// on the resized image, which is then smaller than the master.
-  ///
-  /// `decoded` is the master already decoded whole, when the caller has it; otherwise the
-  /// master is decoded here (only when some output needs it).
+  /// The master is decoded for this only when some output needs it.
   func decidingEnlargedSmartCrops(
-    _ work: [(Recipe, PlannedOutput)], master: Master, in profile: RGBProfile,
-    decoded: VipsImage? = nil
+    _ work: [(Recipe, PlannedOutput)], master: Master, in profile: RGBProfile
   ) throws(VipsError) -> [(Recipe, PlannedOutput)] {
     let reference = master.smartCropReference
     let pending = work.indices.filter { index in
@@ -26,16 +23,11 @@ extension Renderer {
         && output.resizeTo.checkedArea > reference.checkedArea
     }
     guard !pending.isEmpty else { return work }
-    let image: VipsImage
-    if let decoded {
-      image = decoded
-    } else {
-      let path = folder.appendingPathComponent(master.path).path
-      let options = LoadOptions(failOn: failOn, scale: master.isVector ? 1 : nil)
-      let loaded = try VipsImage.load(path: path, options: options)
-      if !master.isVector { try limits.checkInput(loaded, path: master.path) }
-      image = try loaded.autoRotated().toRGB8(profile).copiedToMemory()
-    }
+    let path = folder.appendingPathComponent(master.path).path
+    let options = LoadOptions(failOn: failOn, scale: master.isVector ? 1 : nil)
+    let loaded = try VipsImage.load(path: path, options: options)
+    if !master.isVector { try limits.checkInput(loaded, path: master.path) }
+    let image = try loaded.autoRotated().toRGB8(profile).copiedToMemory()
     var decided = work
     for index in pending {
       let (recipe, output) = work[index]

@@ -129,43 +129,6 @@ struct Renderer: Sendable {
     return try copies() + toDecode.indices.compactMap { encoded[$0] }
   }
 
-  /// A raster master decoded whole, upright, 8-bit sRGB and in memory, for a caller that
-  /// renders many outputs of it over time (`serve`'s outputs outside the catalog's plan).
-  ///
-  /// The master is held to `limit-input-pixels` here too, from its header (it may have been
-  /// replaced since the folder was scanned).
-  func decodeWhole(_ master: Master) throws(VipsError) -> VipsImage {
-    let path = folder.appendingPathComponent(master.path).path
-    let loaded = try VipsImage.load(path: path, options: LoadOptions(failOn: failOn))
-    try limits.checkInput(loaded, path: master.path)
-    return try prepare(loaded).copiedToMemory()
-  }
-
-  /// Renders `work` from a master decoded by ``decodeWhole(_:)``: each output resized from
-  /// the whole image (no shrink-on-load, whatever the sizes), so the bytes do not depend on
-  /// which outputs are asked for together.
-  ///
-  /// The caller holds `planned` to ``limits`` (`limits.refusal(of: planned)`) before
-  /// it decodes the master, as `serve` does: a refusal found here would come after the
-  /// whole decode it is meant to spare.
-  func render(_ planned: [(Recipe, PlannedOutput)], decoded image: VipsImage, master: Master)
-    throws(VipsError) -> [RenderedFile]
-  {
-    let work = try decidingEnlargedSmartCrops(
-      planned, master: master, in: .sRGB, decoded: image)
-    let requests = work.map { recipe, output in
-      ResizeRequest(
-        width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
-        region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
-    }
-    var files: [Int: RenderedFile] = [:]
-    let memo = EncodingMemo()
-    try resizeInMemory(image, requests, whole: true) { index, sized throws(VipsError) in
-      files[index] = try finish(sized, recipe: work[index].0, output: work[index].1, memo: memo)
-    }
-    return work.indices.compactMap { files[$0] }.map { Self.asPlanned($0, planned) }
-  }
-
   /// Every resize of an opaque image, made while the image is decoded (see
   /// ``MasterImage/resizedInOnePass(_:alsoHalve:)``): the master is never held whole. Calls
   /// `then` with each request's index and image, once per request.
@@ -224,10 +187,10 @@ struct Renderer: Sendable {
   /// Every resize of an image with alpha, from one in-memory copy, premultiplied so
   /// transparent edges do not darken. Calls `then` as ``resizeWhileDecoding``.
   private func resizeInMemory(
-    _ image: VipsImage, _ requests: [ResizeRequest], whole inMemory: Bool = false,
+    _ image: VipsImage, _ requests: [ResizeRequest],
     then use: (Int, VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
-    let whole = requests.count > 1 && !inMemory ? try image.copiedToMemory() : image
+    let whole = requests.count > 1 ? try image.copiedToMemory() : image
     try serve(distinct(requests), to: requests, then: use) { request throws(VipsError) in
       try resize(whole, to: request.size, kernel: request.kernel, region: request.region)
     }

@@ -172,11 +172,7 @@ public struct OnDemandFolder: Sendable {
       )
     }
     let alone = Job(source: job.source, imageSets: [set])
-    return try bounded(
-      OnDemandRequest(
-        asset: asset, job: alone, set: set, output: output,
-        wholeDecodeMaster: Self.singleRasterMaster(
-          of: Self.work(of: alone), alone.source.allMasters)))
+    return try bounded(OnDemandRequest(asset: asset, job: alone, set: set, output: output))
   }
 
   /// `request`, when its render makes no output over `serve.max-output-pixels` (it renders
@@ -267,12 +263,9 @@ public struct OnDemandFolder: Sendable {
   }
 
   /// Renders every output of the request's job, each with its cache key (so that a cache
-  /// can keep the siblings too). The catalog plan's jobs render as `build` renders them, so
-  /// the bytes are the catalog's. A job planned for the request alone renders from its
-  /// raster master decoded whole, kept in `decoded` for the next size of the same master.
-  public func render(_ request: OnDemandRequest, decoded: DecodedMasters)
-    throws(OnDemandError) -> [RenderedOutput]
-  {
+  /// can keep the siblings too), as `build` renders a job: the catalog plan's jobs give the
+  /// catalog's bytes, and a job planned for the request alone is rendered by the same code.
+  public func render(_ request: OnDemandRequest) throws(OnDemandError) -> [RenderedOutput] {
     let renderer = Renderer(
       folder: workspace.folder, failOn: config.failOn, limits: RenderLimits(config))
     let work = Self.work(of: request.job)
@@ -282,11 +275,15 @@ public struct OnDemandFolder: Sendable {
     // (and past the plan's limits, checked again from its header while decoding): the
     // render is refused before and discarded after, until the reload plans the new file.
     try checkUnchanged(request.job)
-    let files = try renderFiles(request, work: work, renderer: renderer, decoded: decoded)
+    let result = renderer.render(work, masters: request.job.source.allMasters)
+    if let problem = result.problems.first {
+      throw problem.kind == .tooLarge
+        ? .tooLarge(problem.description) : .undecodable(problem.description)
+    }
     try checkUnchanged(request.job)
     return request.job.imageSets.flatMap { set in
       set.outputs.compactMap { output in
-        files.first(where: { $0.output == output }).map { file in
+        result.files.first(where: { $0.output == output }).map { file in
           RenderedOutput(
             cacheKey: request.cacheKey(set: set, output: output), bytes: file.bytes,
             hash: file.hash, format: output.format, pixelSize: output.pixelSize)
@@ -304,48 +301,8 @@ public struct OnDemandFolder: Sendable {
     }
   }
 
-  private func renderFiles(
-    _ request: OnDemandRequest, work: [(Recipe, PlannedOutput)], renderer: Renderer,
-    decoded: DecodedMasters
-  ) throws(OnDemandError) -> [RenderedFile] {
-    let files: [RenderedFile]
-    if let master = request.wholeDecodeMaster {
-      do {
-        let image = try decoded.image(for: master.hash + "\n" + config.failOn.rawValue) {
-          () throws(VipsError) in try renderer.decodeWhole(master)
-        }
-        files = try renderer.render(work, decoded: image, master: master)
-      } catch {
-        let detail = "\(master.path): \(ErrorWording.describe(error))"
-        throw error.isOverLimit ? .tooLarge(detail) : .undecodable(detail)
-      }
-    } else {
-      let result = renderer.render(work, masters: request.job.source.allMasters)
-      if let problem = result.problems.first {
-        throw problem.kind == .tooLarge
-          ? .tooLarge(problem.description) : .undecodable(problem.description)
-      }
-      files = result.files
-    }
-    return files
-  }
-
   /// Every output of `job`, each with its recipe.
   private static func work(of job: Job) -> [(Recipe, PlannedOutput)] {
     job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
-  }
-
-  /// The master of `work` when every output is resized, in sRGB, from the same raster
-  /// master: such a job renders from the master decoded whole (``DecodedMasters``).
-  private static func singleRasterMaster(
-    of work: [(Recipe, PlannedOutput)], _ masters: [Master]
-  ) -> Master? {
-    guard let path = work.first?.1.master,
-      work.allSatisfy({
-        $0.1.master == path && $0.1.mode != .copy && $0.1.displayGamut == .sRGB
-      }),
-      let master = masters.first(where: { $0.path == path }), !master.isVector
-    else { return nil }
-    return master
   }
 }

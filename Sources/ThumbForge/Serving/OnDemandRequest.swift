@@ -8,27 +8,17 @@ public struct OnDemandRequest: Sendable {
   let job: Job
   let set: PlannedImageSet
   let output: PlannedOutput
-  /// The master the job renders from, decoded whole and kept: set for a job planned for
-  /// this request alone whose outputs all come from one raster master, in sRGB. `nil` when
-  /// the job renders as `build` renders it (the catalog plan's own jobs, and the others).
-  let wholeDecodeMaster: Master?
   /// The content address of the output: the imageset's key (the whole job's plan, tool and
   /// libvips versions, `fail-on`), the output's path and every master's content hash.
   /// Computed once, when the request is resolved.
   public let cacheKey: String
 
-  init(
-    asset: String, job: Job, set: PlannedImageSet, output: PlannedOutput,
-    wholeDecodeMaster: Master? = nil
-  ) {
+  init(asset: String, job: Job, set: PlannedImageSet, output: PlannedOutput) {
     self.asset = asset
     self.job = job
     self.set = set
     self.output = output
-    self.wholeDecodeMaster = wholeDecodeMaster
-    cacheKey = Self.cacheKey(
-      set: set, output: output, wholeDecode: wholeDecodeMaster != nil,
-      sources: job.source.manifestSources)
+    cacheKey = Self.cacheKey(set: set, output: output, sources: job.source.manifestSources)
   }
 
   /// The output's encoder.
@@ -50,16 +40,13 @@ public struct OnDemandRequest: Sendable {
   func cacheKey(set: PlannedImageSet, output: PlannedOutput) -> String {
     output == self.output && set.key == self.set.key
       ? cacheKey
-      : Self.cacheKey(
-        set: set, output: output, wholeDecode: wholeDecodeMaster != nil, sources: manifestSources)
+      : Self.cacheKey(set: set, output: output, sources: manifestSources)
   }
 
   private static func cacheKey(
-    set: PlannedImageSet, output: PlannedOutput, wholeDecode: Bool, sources: [ManifestSource]
+    set: PlannedImageSet, output: PlannedOutput, sources: [ManifestSource]
   ) -> String {
-    // A master decoded whole is another method, so another address than the same output
-    // rendered as `build` renders it would have.
-    var text = set.key + "\n" + output.path + (wholeDecode ? "\nwhole-decode" : "")
+    var text = set.key + "\n" + output.path
     for master in sources { text += "\n" + master.path + "\t" + master.hash }
     return ContentHash.of(string: text)
   }

@@ -12,6 +12,8 @@ internal import Vips
 public final class ImageServer: Sendable {
   private let snapshot: Mutex<FolderSnapshot>
   let hot: HotOutputs
+  /// Masters kept decoded for renders outside the catalog's plan (`serve.decoded-cache`).
+  let decoded: DecodedMasters
   let signer: URLSigner?
   let cache: ResultCache
   let coordinator: RenderCoordinator
@@ -34,6 +36,7 @@ public final class ImageServer: Sendable {
     self.metricsHere = metricsHere
     snapshot = Mutex(FolderSnapshot(folder))
     hot = HotOutputs(capacity: 64 * 1_048_576)
+    decoded = DecodedMasters(capacity: settings.decodedCache * 1_048_576)
     self.signer = signer
     self.preview = preview
     self.logger = logger
@@ -44,7 +47,8 @@ public final class ImageServer: Sendable {
     self.metrics = metrics
     coordinator = RenderCoordinator(
       workers: workers, queueLimit: settings.queue,
-      memoryBudget: MemoryBudget.bytes(configuredMB: settings.memoryBudget),
+      memoryBudget: MemoryBudget.bytes(
+        configuredMB: settings.memoryBudget, decodedCacheBytes: settings.decodedCache * 1_048_576),
       onCancel: { metrics.cancelled() })
   }
 
@@ -164,7 +168,7 @@ public final class ImageServer: Sendable {
     [RenderedOutput], OnDemandError
   > {
     let started = ContinuousClock.now
-    let result = Result { () throws(OnDemandError) in try folder.render(request) }
+    let result = Result { () throws(OnDemandError) in try folder.render(request, decoded: decoded) }
     let elapsed = ContinuousClock.now - started
     metrics.rendered(
       nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds

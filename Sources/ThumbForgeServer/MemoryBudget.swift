@@ -5,18 +5,19 @@ internal import Foundation
 /// Each render's peak is estimated from its plan (``ThumbForge/RenderCost/peakBytes(of:)``);
 /// renders start while the sum of the running ones stays within the budget. Unset, the
 /// budget is half the memory the process may use — its cgroup's limit (v2 `memory.max`, v1
-/// `memory.limit_in_bytes`), else the machine's memory: the other half is left for the
-/// process itself, the in-memory output cache and the page cache.
+/// `memory.limit_in_bytes`), else the machine's memory — less the decoded-master cache: the
+/// other half is left for the process itself, the in-memory output cache, the decoded
+/// masters and the page cache.
 enum MemoryBudget {
   /// The budget in bytes: `configuredMB` when set (non-zero), else the automatic one.
-  static func bytes(configuredMB: Int) -> Int {
+  static func bytes(configuredMB: Int, decodedCacheBytes: Int) -> Int {
     if configuredMB > 0 { return configuredMB * 1_048_576 }
-    return automatic(limit: memoryLimit())
+    return automatic(limit: memoryLimit(), decodedCacheBytes: decodedCacheBytes)
   }
 
-  /// Half of `limit`, and at least 64 MB.
-  static func automatic(limit: Int) -> Int {
-    max(64 * 1_048_576, limit / 2)
+  /// Half of `limit`, less the decoded-master cache, and at least 64 MB.
+  static func automatic(limit: Int, decodedCacheBytes: Int) -> Int {
+    max(64 * 1_048_576, limit / 2 - decodedCacheBytes)
   }
 
   /// The memory this process may use: its cgroup's limit when one is set, else the

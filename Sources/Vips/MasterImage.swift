@@ -70,6 +70,21 @@ public struct MasterImage: Sendable {
       image === loaded && loaded.loader == "jpegload" && file.libjpegHonoursFailOn ? file : nil
   }
 
+  /// An image already decoded as ``init(path:resizes:failOn:limitInputPixels:profile:)``
+  /// decodes (shrunk by `shrink`, upright, 8-bit RGB) and held in memory: resizing it gives
+  /// the bytes resizing the file would, without decoding the file again.
+  public init(decoded image: VipsImage, shrink: Int) {
+    self.image = image
+    self.shrink = shrink
+    direct = nil
+  }
+
+  /// This image decoded into memory (the file read once, now), to be resized any number of
+  /// times; see ``init(decoded:shrink:)``.
+  public func decodedToMemory() throws(VipsError) -> MasterImage {
+    MasterImage(decoded: try image.copiedToMemory(), shrink: shrink)
+  }
+
   /// Whether ``resizedInOnePass(_:alsoHalve:)`` has libjpeg-turbo decode the file itself
   /// rather than reading ``image`` through libvips (the pixels are the same either way).
   public var decodesDirectly: Bool { direct != nil }

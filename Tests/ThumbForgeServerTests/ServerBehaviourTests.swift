@@ -335,6 +335,20 @@ struct ServerBehaviourTests {
     #expect(cold == afterOthers)
     #expect(cold == Array(built))
     #expect(try VipsImage.load(bytes: cold).width == 1200)
+
+    // The second render of the same job resizes the master held decoded: the same bytes.
+    let folder = try OnDemandFolder.load(BuildOptions(folder: harness.folder))
+    let request = try folder.request(
+      asset: "Resorts/les-arcs", recipe: .adHoc(.fill, width: 600, height: 400), scale: 2,
+      format: .jpeg)
+    let decoded = DecodedMasters(capacity: 256 * 1_048_576)
+    let first = try folder.render(request, decoded: decoded)
+    #expect(decoded.usage.images == 1)
+    let again = try folder.render(request, decoded: decoded)
+    #expect(decoded.usage.images == 1)
+    let wanted = try #require(again.first { $0.cacheKey == request.cacheKey })
+    #expect(wanted.bytes == Array(built))
+    #expect(first.map(\.bytes) == again.map(\.bytes))
   }
 }
 

@@ -9,6 +9,9 @@ public struct ServeSettings: Sendable, Equatable {
   public var cache = "../Build/serve-cache"
   /// The result cache's size cap in megabytes (least recently used results go first).
   public var cacheSize = 512
+  /// Megabytes of decoded masters (as a render decodes them, shrunk on load) kept in memory
+  /// for the next renders of them.
+  public var decodedCache = 256
   /// The `Cache-Control` header of every image response.
   public var cacheControl = "public, max-age=3600"
   /// Renders waiting beyond the running ones; more get 429.
@@ -24,10 +27,10 @@ public struct ServeSettings: Sendable, Equatable {
   /// The most pixels of any output a render for `serve` makes (413 past it): 12 000 000, a
   /// 4000×3000 image. Sized so that the largest output rendered from a master of its own
   /// size, 36 B a pixel by the README's model (8 input, 16 working, 12 output), is 432 MB:
-  /// within the 768 MB budget of the Kubernetes example's pod.
+  /// within the 512 MB budget of the Kubernetes example's pod.
   public var maxOutputPixels = 12_000_000
   /// MB of estimated render memory admitted at once (see the README's *Limits and memory*);
-  /// 0: half the memory limit (the cgroup's, else the machine's).
+  /// 0: half the memory limit (the cgroup's, else the machine's) less `decoded-cache`.
   public var memoryBudget = 0
   /// Seconds a connection may take to send a request's headers, or stay idle between
   /// requests, before it is closed.

@@ -147,6 +147,9 @@ extension Setting {
       "cache-size", \.serve.cacheSize, .integer(1...1_048_576),
       "The result cache's cap in MB; least recently used results are evicted first."),
     Setting(
+      "decoded-cache", \.serve.decodedCache, .integer(0...1_048_576),
+      "MB of masters kept decoded in memory (as a render decodes them, shrunk on load) for `serve`'s next renders of them (0: none)."),
+    Setting(
       "cache-control", \.serve.cacheControl, .text,
       "The `Cache-Control` header of every image response."),
     Setting(
@@ -167,7 +170,7 @@ extension Setting {
     ),
     Setting(
       "memory-budget", \.serve.memoryBudget, .integer(0...16_777_216),
-      "MB of estimated render memory admitted at once (the *Limits and memory* model); more renders wait, a render larger than the whole budget gets 413. 0: half the memory limit (the cgroup's, else the machine's)."
+      "MB of estimated render memory admitted at once (the *Limits and memory* model); more renders wait, a render larger than the whole budget gets 413. 0: half the memory limit (the cgroup's, else the machine's) less `decoded-cache`."
     ),
     Setting(
       "read-timeout", \.serve.readTimeout, .integer(1...3600),

@@ -9,11 +9,18 @@ struct Renderer: Sendable {
   /// The configuration's limits, checked against each output's planned cost before its
   /// master is decoded, and (`limit-input-pixels`) again while decoding.
   var limits: RenderLimits
+  /// Where raster masters stay decoded between renders (`serve`); nil: each render decodes
+  /// its master while resizing it, never holding it whole (`build`). The bytes are the same.
+  var decodedMasters: DecodedMasters?
 
-  init(folder: URL, failOn: FailOn = .warning, limits: RenderLimits = RenderLimits()) {
+  init(
+    folder: URL, failOn: FailOn = .warning, limits: RenderLimits = RenderLimits(),
+    decodedMasters: DecodedMasters? = nil
+  ) {
     self.folder = folder
     self.failOn = failOn
     self.limits = limits
+    self.decodedMasters = decodedMasters
   }
 
   /// Renders `outputs` (each with its recipe); failures become problems, others still render.
@@ -109,10 +116,14 @@ struct Renderer: Sendable {
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
         region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
-    // Decoded once, shrunk on load to the largest request, upright, 8-bit RGB in `profile`.
-    let decoded = try MasterImage(
+    // Decoded once, shrunk on load to the largest request, upright, 8-bit RGB in `profile`
+    // (or that image, held from an earlier render).
+    let opened = try MasterImage(
       path: path, resizes: requests, failOn: failOn, limitInputPixels: limits.inputPixels,
       profile: profile)
+    let decoded =
+      try decodedMasters?.decoded(opened, master: master, profile: profile, failOn: failOn)
+      ?? opened
     // Each output is encoded as soon as its resize exists, and the resize let go, so few
     // full-size buffers are alive at once.
     var encoded: [Int: RenderedFile] = [:]

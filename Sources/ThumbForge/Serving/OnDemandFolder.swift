@@ -265,9 +265,14 @@ public struct OnDemandFolder: Sendable {
   /// Renders every output of the request's job, each with its cache key (so that a cache
   /// can keep the siblings too), as `build` renders a job: the catalog plan's jobs give the
   /// catalog's bytes, and a job planned for the request alone is rendered by the same code.
-  public func render(_ request: OnDemandRequest) throws(OnDemandError) -> [RenderedOutput] {
+  /// Its raster masters are decoded once into `decoded` and resized from there by later
+  /// renders (the same bytes; only the decoding is saved).
+  public func render(_ request: OnDemandRequest, decoded: DecodedMasters)
+    throws(OnDemandError) -> [RenderedOutput]
+  {
     let renderer = Renderer(
-      folder: workspace.folder, failOn: config.failOn, limits: RenderLimits(config))
+      folder: workspace.folder, failOn: config.failOn, limits: RenderLimits(config),
+      decodedMasters: decoded)
     let work = Self.work(of: request.job)
     // Over a limit: refused from the plan, before anything is decoded (413).
     if let refusal = renderer.limits.refusal(of: work) { throw .tooLarge(refusal) }

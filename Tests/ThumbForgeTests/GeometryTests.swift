@@ -81,21 +81,6 @@ struct GeometryTests {
     #expect(Geometry.cropRect(tall, to: box, gravity: .center).y == 100)
   }
 
-  @Test("shrink-on-load picks the largest factor that keeps enough pixels")
-  func shrinkOnLoad() {
-    let source = PixelSize(width: 4000, height: 3000)
-    #expect(
-      Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 4000, height: 3000)) == 1
-    )
-    #expect(
-      Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 1900, height: 1400)) == 2
-    )
-    #expect(
-      Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 900, height: 600)) == 4)
-    #expect(
-      Geometry.shrinkOnLoadFactor(source: source, needed: PixelSize(width: 80, height: 50)) == 8)
-  }
-
   @Test("gravity names accept libvips' spelling")
   func gravityNames() {
     #expect(Gravity(name: "centre") == .center)

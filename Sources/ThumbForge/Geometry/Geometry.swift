@@ -1,5 +1,3 @@
-internal import Vips
-
 /// Pure fit/fill arithmetic shared by the recipes (SwiftUI `scaledToFit` / `scaledToFill`).
 enum Geometry {
   /// The factor that fits `source` inside `box` keeping aspect ratio.
@@ -77,14 +75,6 @@ enum Geometry {
     }
     return PixelRect(
       x: x, y: y, width: min(box.width, scaled.width), height: min(box.height, scaled.height))
-  }
-
-  /// The largest JPEG shrink-on-load factor (1, 2, 4, 8) that still leaves at least
-  /// `needed` pixels on both axes: ``MasterImage/jpegShrink(source:needed:)``, which
-  /// ``MasterImage`` applies when it opens a JPEG.
-  static func shrinkOnLoadFactor(source: PixelSize, needed: PixelSize) -> Int {
-    MasterImage.jpegShrink(
-      source: (source.width, source.height), needed: (needed.width, needed.height))
   }
 
   private static func clamp(_ value: Double, _ limit: Int) -> Int {

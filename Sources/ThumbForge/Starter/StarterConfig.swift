@@ -54,7 +54,8 @@ enum StarterConfig {
       text += "provides-namespace: true\n\n"
     }
     if !presets.isEmpty {
-      text += "# Imagesets of \(name) with other scales.\nrecipes:\n"
+      text += "# Imagesets of \(name) with other scales: presets named like the imageset.\n"
+      text += "naming: { recipe: \"{asset}\" }\nrecipes:\n"
       for preset in presets {
         text += "  \(preset.name): { kind: variants, scales: \(list(preset.scales)) }\n"
       }

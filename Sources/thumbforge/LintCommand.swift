@@ -9,8 +9,10 @@ struct LintCommand: ParsableCommand {
     abstract: "Check the configuration against the folder without rendering anything.",
     discussion: """
       Exit 0 when the configuration loads and nothing looks wrong, 1 with warnings (a rule \
-      that matches no master or only masters an earlier rule takes, a recipe no rule uses, \
-      an unreadable folder), 2 when it does not load (the error names the file, line and key).
+      that matches no master or only masters an earlier rule takes, a recipe the file defines \
+      that no rule uses, an assets: entry naming no asset, each with its file and line; a \
+      file with an unknown scale suffix; an unreadable folder), 2 when it does not load (the \
+      error names the file, line and key).
       """)
 
   @Argument(help: "The asset folder.", completion: .directory)

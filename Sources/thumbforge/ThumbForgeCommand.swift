@@ -16,7 +16,7 @@ struct ThumbForgeCommand: ParsableCommand {
     version: ToolVersion.current,
     subcommands: [
       BuildCommand.self, CheckCommand.self, RegenerateCommand.self, LintCommand.self,
-      MergeCommand.self,
+      MergeCommand.self, InitCommand.self,
       ServeCommand.self,
       SignCommand.self,
     ],

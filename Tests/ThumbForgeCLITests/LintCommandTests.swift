@@ -37,16 +37,22 @@ struct LintCommandTests {
     let warned = try await CLI.run(["lint", box.assets.path, "--verbose"], in: box.root)
     expectExit(warned, 1)
     for line in [
-      "warning: thumbforge.yml: rule 2 (match: \"Flags/**\") matches only masters that an earlier rule takes",
-      "warning: thumbforge.yml: rule 3 (match: \"Nope/**\") matches no master",
-      "warning: thumbforge.yml: recipe 'big' is defined but no rule uses it",
-      "warning: thumbforge.yml: assets: 'Photos/Pond' names no asset of the folder",
+      "warning: thumbforge.yml:4: rule 2 (match: \"Flags/**\") matches only masters that an earlier rule takes",
+      "warning: thumbforge.yml:6: rule 3 (match: \"Nope/**\") matches no master",
+      "warning: thumbforge.yml:8: recipe 'big' is defined but no rule uses it",
+      "warning: thumbforge.yml:11: assets: 'Photos/Pond' names no asset of the folder",
       "note: CREDITS.md: not a master",
       "4 warnings; 1 file is not a master",
     ] {
       #expect(warned.stdout.contains(line), "\(line)\n\(warned)")
     }
     #expect(!warned.stdout.contains("Photos/Lake'"), "an existing asset is no warning")
+    // Top-level defaults change the built-in recipes; they define none, so none is unused.
+    try box.write(
+      "output: ../out/Assets.xcassets\nscales: [1, 2, 3]\nquality: 70\n", to: "thumbforge.yml")
+    let defaults = try await CLI.run(["lint", box.assets.path], in: box.root)
+    expectExit(defaults, 0)
+    #expect(defaults.stdout.contains("no warnings"), "\(defaults)")
     try box.write(
       "recipes:\n  big: { kind: fit, size: [900, 900], pad: maybe }\n", to: "thumbforge.yml")
     let broken = try await CLI.run(["lint", box.assets.path], in: box.root)

@@ -16,9 +16,31 @@ struct NamingTests {
     #expect(plain.scale == nil && plain.asset == "photo")
     #expect(MasterName(fileName: "notes.txt") == nil)
     #expect(MasterName(fileName: ".png") == nil)
-    // An unknown suffix stays part of the name.
-    #expect(MasterName(fileName: "Icon@4x.png")?.asset == "Icon@4x")
+    // A name with an @ that is not a scale suffix keeps it.
+    #expect(MasterName(fileName: "user@home.png")?.asset == "user@home")
     #expect(MasterName(fileName: "Zürich@2x.jpg")?.asset == "Zürich")
+  }
+
+  @Test(
+    "an unknown scale suffix makes no master (it never becomes part of the name) and says why",
+    arguments: ["@4x", "@1.5x", "@0x", "@10x", "@2.0x", "@4X"])
+  func unknownScaleSuffix(suffix: String) {
+    #expect(MasterName(fileName: "Weird\(suffix).png") == nil)
+    #expect(MasterName(fileName: "Weird~dark\(suffix).png") == nil)
+    #expect(MasterName.unknownScaleSuffix(fileName: "Weird\(suffix).png") == suffix)
+    let problem = MasterName.unknownScaleProblem(path: "Icons/Weird\(suffix).png")
+    #expect(problem?.path == "Icons/Weird\(suffix).png")
+    #expect(
+      problem?.reason.hasPrefix(
+        "unknown scale suffix '\(suffix)': ThumbForge reads @1x, @2x and @3x") == true)
+    #expect(MasterName.whyNot(fileName: "Weird\(suffix).png").contains("unknown scale suffix"))
+  }
+
+  @Test("@2X is @2x: the suffix's meaning is not in doubt")
+  func upperCaseSuffix() throws {
+    let name = try #require(MasterName(fileName: "Logo~dark@2X.png"))
+    #expect(name.asset == "Logo" && name.scale == 2 && name.isDark)
+    #expect(MasterName.unknownScaleSuffix(fileName: "Logo@3X.png") == nil)
   }
 
   @Test("globs: * stays in one folder, ** crosses folders, braces are alternatives")
@@ -42,16 +64,22 @@ struct NamingTests {
         fileExtension: String(path.split(separator: ".").last!), pixelSize: size, hasAlpha: false,
         isPlainSRGB: true, hash: path)
     }
-    let (assets, problems) = AssetGrouper.group([
-      master("Flags/Italy@2x.png", scale: 2, size: PixelSize(width: 400, height: 200)),
-      master("Flags/Italy@3x.png", scale: 3, size: PixelSize(width: 600, height: 300)),
-      master("Flags/Italy~dark@2x.png", scale: 2, size: PixelSize(width: 400, height: 200)),
-      master("Photos/Italy@2x.jpg", scale: 2, size: PixelSize(width: 2048, height: 1024)),
-      master("Icons/Star@2x.png", scale: 2, size: PixelSize(width: 48, height: 48)),
-      master("Icons/Star@2x.jpg", scale: 2, size: PixelSize(width: 48, height: 48)),
-      master("Icons/Bad@2x.png", scale: 2, size: PixelSize(width: 48, height: 48)),
-      master("Icons/Bad@3x.png", scale: 3, size: PixelSize(width: 100, height: 72)),
-    ])
+    func entry(_ master: Master) -> AssetGrouper.Entry {
+      var group = master.path.split(separator: "/").map(String.init)
+      let name = MasterName(fileName: group.removeLast())!
+      return AssetGrouper.Entry(master: master, group: group, asset: name.asset)
+    }
+    let (assets, problems) = AssetGrouper.group(
+      [
+        master("Flags/Italy@2x.png", scale: 2, size: PixelSize(width: 400, height: 200)),
+        master("Flags/Italy@3x.png", scale: 3, size: PixelSize(width: 600, height: 300)),
+        master("Flags/Italy~dark@2x.png", scale: 2, size: PixelSize(width: 400, height: 200)),
+        master("Photos/Italy@2x.jpg", scale: 2, size: PixelSize(width: 2048, height: 1024)),
+        master("Icons/Star@2x.png", scale: 2, size: PixelSize(width: 48, height: 48)),
+        master("Icons/Star@2x.jpg", scale: 2, size: PixelSize(width: 48, height: 48)),
+        master("Icons/Bad@2x.png", scale: 2, size: PixelSize(width: 48, height: 48)),
+        master("Icons/Bad@3x.png", scale: 3, size: PixelSize(width: 100, height: 72)),
+      ].map(entry))
     #expect(assets.map(\.qualifiedName) == ["Flags/Italy", "Photos/Italy"])
     #expect(assets[0].masters.count == 2 && assets[0].darkMasters.count == 1)
     #expect(problems.count == 2)

@@ -161,6 +161,59 @@ struct PlannerTests {
     #expect(namespaced.jobs.count == 2 && namespaced.problems.isEmpty)
   }
 
+  @Test(
+    "a clash across groups advises provides-namespace; nothing of the clashing asset is planned")
+  func nameClashAcrossGroups() throws {
+    let other = AssetSource(
+      group: ["Other"], name: "Italy", masters: [Self.master("Other/Italy@2x.png", 2, 400, 200)])
+    let yaml = """
+      rules:
+        - match: "Other/**"
+          recipes: [variants, fill]
+
+      """
+    let plan = try planner(yaml).plan([Self.flagSource, other])
+    // Other/Italy's fill imageset has a name of its own, but the asset is not half-written.
+    #expect(plan.jobs.map(\.source.qualifiedName) == ["Flags/Italy"])
+    #expect(plan.problems.count == 1)
+    let reason = try #require(plan.problems.first?.reason)
+    #expect(plan.problems.first?.path == "Other/Italy@2x.png")
+    #expect(reason.contains("set provides-namespace: true"), "\(reason)")
+    #expect(reason.contains("nothing of Other/Italy is written until then"), "\(reason)")
+    // The advice fixes it.
+    let fixed = try planner(yaml + "provides-namespace: true\n").plan([Self.flagSource, other])
+    #expect(fixed.problems.isEmpty && fixed.jobs.count == 2)
+  }
+
+  @Test("a clash within one group advises renaming a file, not provides-namespace")
+  func nameClashWithinGroup() throws {
+    let logo = AssetSource(
+      group: ["Icons"], name: "Logo", masters: [Self.master("Icons/Logo@2x.png", 2, 400, 400)])
+    let logoFill = AssetSource(
+      group: ["Icons"], name: "Logo-fill",
+      masters: [Self.master("Icons/Logo-fill@2x.png", 2, 400, 400)])
+    let yaml = """
+      rules:
+        - match: "Icons/Logo@*"
+          recipes: [variants, fill]
+
+      """
+    for namespaced in [false, true] {
+      let plan = try planner(yaml + "provides-namespace: \(namespaced)\n").plan([logoFill, logo])
+      #expect(plan.jobs.map(\.source.qualifiedName) == ["Icons/Logo"])
+      let reason = try #require(plan.problems.first?.reason)
+      #expect(plan.problems.count == 1 && plan.problems[0].path == "Icons/Logo-fill@2x.png")
+      #expect(reason.contains("rename Logo-fill@2x.png or Logo@2x.png"), "\(reason)")
+      #expect(!reason.contains("provides-namespace"), "\(reason)")
+    }
+    // Renaming the file (another asset name) fixes it.
+    let renamed = AssetSource(
+      group: ["Icons"], name: "LogoFilled",
+      masters: [Self.master("Icons/LogoFilled@2x.png", 2, 400, 400)])
+    let fixed = try planner(yaml).plan([renamed, logo])
+    #expect(fixed.problems.isEmpty && fixed.jobs.count == 2)
+  }
+
   @Test("a recipe hash changes with any parameter, and only then")
   func recipeHash() throws {
     let a = try planner("rules: [{ match: \"**\", recipes: [flag] }]").plan([Self.flagSource])

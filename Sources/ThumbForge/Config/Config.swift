@@ -44,6 +44,8 @@ public struct Config: Sendable, Equatable {
   /// Whether `limit-input-pixels` was set in the file (an untrusted `serve` folder lowers
   /// only the default).
   public var limitInputPixelsIsSet = false
+  /// Where the file wrote its rules, recipes and asset entries (for `lint`'s messages).
+  var lines = ConfigLines()
 
   public init() {}
 

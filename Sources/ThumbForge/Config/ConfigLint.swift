@@ -4,8 +4,9 @@ internal import Foundation
 /// rendering anything (SwiftGen's `config lint`): the file must load (every error is one line
 /// naming the file, line and key), and what loads but is likely a mistake is a warning — a
 /// rule that matches no master, a rule whose masters an earlier rule already takes (rules are
-/// tried in order, the first match wins), a recipe defined but used by no rule, an `assets:`
-/// entry naming no asset, and files that are not masters.
+/// tried in order, the first match wins), a recipe the file defines but no rule uses, an
+/// `assets:` entry naming no asset (each with its file and line), files with an unknown scale
+/// suffix, and files that are not masters (notes).
 public enum ConfigLint {
   /// What lint found (the configuration loaded).
   public struct Report: Sendable, Codable {
@@ -29,42 +30,51 @@ public enum ConfigLint {
     report.rules = config.rules.count
     let file = workspace.configFile?.lastPathComponent ?? "configuration"
     let scan = FolderScanner.scan(folder: workspace.folder, skipping: workspace.skippedPaths)
-    var masters: [String] = []
-    var assets = Set<String>()
-    for scanned in scan.files {
-      let path = scanned.relativePath
-      if let asset = MasterName.assetName(ofFile: path, darkSuffix: config.darkSuffix) {
-        masters.append(path)
-        assets.insert(asset)
-      } else {
-        let name = (path as NSString).lastPathComponent
-        report.notes.append(Problem(path: path, reason: MasterName.whyNot(fileName: name)))
-      }
-    }
+    let sorted = MasterCandidates(
+      files: scan.files, folder: workspace.folder, darkSuffix: config.darkSuffix)
+    let masters = sorted.candidates.map(\.file.relativePath)
+    let assets = Set(sorted.candidates.map { ($0.group + [$0.name.asset]).joined(separator: "/") })
+    report.notes = sorted.notes
     report.masters = masters.count
     report.warnings = scan.problems.map(\.description)
-    report.warnings += ruleWarnings(config.rules, masters: masters, file: file)
+    report.warnings += sorted.problems.map(\.description)
+    let lines = config.lines
+    report.warnings += ruleWarnings(config.rules, lines: lines.rules, masters: masters, file: file)
     for asset in config.assetFocus.keys.sorted() where !assets.contains(asset) {
-      report.warnings.append("\(file): assets: '\(asset)' names no asset of the folder")
+      report.warnings.append(
+        "\(place(file, lines.assets[asset] ?? nil)): assets: '\(asset)' names no asset of the folder"
+      )
     }
+    // Only recipes the file itself writes under `recipes:` can be unused by mistake: the
+    // built-ins exist whether or not anything uses them, and top-level defaults (`scales:`,
+    // `quality:`) change them without defining them.
     let used = Set(config.rules.flatMap(\.recipes) + config.defaultRecipes)
-    let defined = config.recipes.keys.filter { Config.builtinRecipes()[$0] != config.recipes[$0] }
     report.recipes = config.recipes.count
-    for name in defined.sorted() where !used.contains(name) {
-      report.warnings.append("\(file): recipe '\(name)' is defined but no rule uses it")
+    for name in lines.recipes.keys.sorted() where !used.contains(name) {
+      report.warnings.append(
+        "\(place(file, lines.recipes[name] ?? nil)): recipe '\(name)' is defined but no rule uses it"
+      )
     }
     return report
   }
 
+  /// `file:line`, or `file` when the line is unknown.
+  static func place(_ file: String, _ line: Int?) -> String {
+    line.map { "\(file):\($0)" } ?? file
+  }
+
   /// Rules that match no master, or only masters an earlier rule takes.
-  static func ruleWarnings(_ rules: [Rule], masters: [String], file: String) -> [String] {
+  static func ruleWarnings(_ rules: [Rule], lines: [Int?], masters: [String], file: String)
+    -> [String]
+  {
     let globs = rules.map { try? Glob($0.match) }
     var taken = Set<String>()
     var warnings: [String] = []
     for (index, rule) in rules.enumerated() {
       guard let glob = globs[index] else { continue }
       let matched = masters.filter { glob.matches($0) }
-      let label = "\(file): rule \(index + 1) (match: \"\(rule.match)\")"
+      let line = index < lines.count ? lines[index] : nil
+      let label = "\(place(file, line)): rule \(index + 1) (match: \"\(rule.match)\")"
       if matched.isEmpty {
         warnings.append("\(label) matches no master")
       } else if matched.allSatisfy({ taken.contains($0) }) {

@@ -6,8 +6,13 @@ struct ConfigNode {
   let node: Node
   let file: String
   let path: String
+  /// The line of the key this node is the value of (mapping values only).
+  var keyLine: Int?
 
   var line: Int? { node.mark?.line }
+
+  /// The line naming this node: its key's when it has one, else its own.
+  var namingLine: Int? { keyLine ?? line }
 
   func error(_ message: String) -> ConfigError {
     ConfigError(file: file, line: line, key: path, message: message)
@@ -23,7 +28,9 @@ struct ConfigNode {
         throw ConfigError(
           file: file, line: keyNode.mark?.line, key: path, message: "keys must be strings")
       }
-      let child = ConfigNode(node: value, file: file, path: path.isEmpty ? key : "\(path).\(key)")
+      let child = ConfigNode(
+        node: value, file: file, path: path.isEmpty ? key : "\(path).\(key)",
+        keyLine: keyNode.mark?.line)
       if let allowed, !allowed.contains(key) {
         throw ConfigError(
           file: file, line: keyNode.mark?.line, key: child.path,

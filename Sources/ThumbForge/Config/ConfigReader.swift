@@ -28,10 +28,12 @@ struct ConfigReader {
       for (name, node) in try recipesNode.mapping() {
         config.recipes[name] = try recipe(
           named: name, node, base: config.recipes[name], defaults: defaults)
+        config.lines.recipes[name] = node.namingLine
       }
     }
     if let rulesNode = structure["rules"] {
       config.rules = try rules(rulesNode, known: config.recipes)
+      config.lines.rules = try rulesNode.sequence().map(\.line)
     }
     if let defaultRecipesNode = structure["default-recipes"] {
       config.defaultRecipes = try recipeNames(defaultRecipesNode, known: config.recipes)

@@ -117,6 +117,7 @@ extension Setting {
         for (_, focus) in try value.mapping(allowed: ["focus"]) {
           config.assetFocus[asset] = try ConfigValue.focus.read(focus)
         }
+        config.lines.assets[asset] = value.namingLine
       }
     },
     Setting(

@@ -1,17 +1,19 @@
 /// Groups probed masters into assets by name and folder, and finds conflicts.
 enum AssetGrouper {
+  /// A probed master and the asset it belongs to (see ``MasterCandidates``).
+  struct Entry {
+    var master: Master
+    var group: [String]
+    var asset: String
+  }
+
   /// Builds assets from probed masters. Two masters for one slot, or masters whose point
   /// sizes disagree, are problems naming both files; such an asset is left out.
-  static func group(_ masters: [Master], darkSuffix: String = "~dark")
-    -> (assets: [AssetSource], problems: [Problem])
-  {
+  static func group(_ entries: [Entry]) -> (assets: [AssetSource], problems: [Problem]) {
     var buckets: [String: (group: [String], name: String, masters: [Master])] = [:]
-    for master in masters {
-      var components = master.path.split(separator: "/").map(String.init)
-      let fileName = components.removeLast()
-      guard let parsed = MasterName(fileName: fileName, darkSuffix: darkSuffix) else { continue }
-      let key = (components + [parsed.asset]).joined(separator: "/")
-      buckets[key, default: (components, parsed.asset, [])].masters.append(master)
+    for entry in entries {
+      let key = (entry.group + [entry.asset]).joined(separator: "/")
+      buckets[key, default: (entry.group, entry.asset, [])].masters.append(entry.master)
     }
     var assets: [AssetSource] = []
     var problems: [Problem] = []

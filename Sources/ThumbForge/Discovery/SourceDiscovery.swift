@@ -26,22 +26,16 @@ enum SourceDiscovery {
     let scan = FolderScanner.scan(
       folder: workspace.folder, skipping: workspace.skippedPaths, confined: workspace.confined)
     let cache = readCache()
-    var problems = scan.problems
-    var notes: [Problem] = []
-    let candidates: [(ScannedFile, MasterName)] = scan.files.compactMap { file in
-      let path = file.relativePath
-      let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-      guard let master = MasterName(fileName: name, darkSuffix: config.darkSuffix) else {
-        notes.append(Problem(path: path, reason: MasterName.whyNot(fileName: name)))
-        return nil
-      }
-      return (file, master)
-    }
+    let sorted = MasterCandidates(
+      files: scan.files, folder: workspace.folder, darkSuffix: config.darkSuffix)
+    var problems = scan.problems + sorted.problems
+    let notes = sorted.notes
+    let candidates = sorted.candidates.map { ($0.file, $0.name, $0.group) }
     let folder = workspace.folder
     let limit = config.limitInputPixels
     // Unchanged files are answered from the cache right here; only the others go to the work
     // queue, where each item costs more than such a lookup.
-    var outcomes = candidates.map { file, _ in
+    var outcomes = candidates.map { file, _, _ in
       MasterProbe.reuse(cache.sources[file.relativePath], file: file, limitInputPixels: limit)
     }
     let changed = outcomes.indices.filter { outcomes[$0] == nil }
@@ -55,22 +49,22 @@ enum SourceDiscovery {
       return nil
     }
     for (index, result) in zip(changed, probed) { outcomes[index] = result }
-    var masters: [Master] = []
+    var masters: [AssetGrouper.Entry] = []
     var unusable = Set<String>()
     var newCache: [String: ProbeResult] = [:]
-    for (index, (file, name)) in candidates.enumerated() {
+    for (index, (file, name, group)) in candidates.enumerated() {
       switch outcomes[index] {
       case .success(let result):
         newCache[file.relativePath] = result
-        masters.append(
-          Master(
-            path: file.relativePath,
-            scale: name.isVector ? nil : (name.scale ?? config.masterScale),
-            isVector: name.isVector, isDark: name.isDark, fileExtension: name.fileExtension,
-            pixelSize: PixelSize(width: result.width, height: result.height),
-            hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,
-            hash: result.hash, isTinted: name.isTinted,
-            isWideGamut: result.isWideGamut && !name.isVector))
+        let master = Master(
+          path: file.relativePath,
+          scale: name.isVector ? nil : (name.scale ?? config.masterScale),
+          isVector: name.isVector, isDark: name.isDark, fileExtension: name.fileExtension,
+          pixelSize: PixelSize(width: result.width, height: result.height),
+          hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,
+          hash: result.hash, isTinted: name.isTinted,
+          isWideGamut: result.isWideGamut && !name.isVector)
+        masters.append(AssetGrouper.Entry(master: master, group: group, asset: name.asset))
       case .failure(let problem):
         problems.append(problem)
         unusable.insert(file.relativePath)
@@ -78,7 +72,7 @@ enum SourceDiscovery {
         break
       }
     }
-    let grouped = AssetGrouper.group(masters, darkSuffix: config.darkSuffix)
+    let grouped = AssetGrouper.group(masters)
     return Result(
       sources: grouped.assets, problems: (problems + grouped.problems).sorted(), unusable: unusable,
       cache: newCache,

@@ -16,31 +16,43 @@ struct Planner: Sendable {
 
   /// Plans every source: which imagesets it gets (names checked for clashes, one source at a
   /// time, in name order), then each imageset's outputs and keys (sources in parallel: each
-  /// depends only on its own masters and recipes).
+  /// depends only on its own masters and recipes). A source whose imageset name another
+  /// source already has gets no imageset at all until the clash is gone (a half-written asset
+  /// would hide the problem behind a catalog that builds), and the problem says what fixes it.
   func plan(_ sources: [AssetSource]) -> BuildPlan {
     var chosen: [ChosenSets] = []
     var problems: [Problem] = []
-    var claimed: [String: String] = [:]  // lookup name → source that claimed it
+    var claimed: [String: (source: AssetSource, recipe: String)] = [:]  // lookup name → claimer
     let globs = ruleGlobs
     for source in sources.sorted(by: { $0.qualifiedName < $1.qualifiedName }) {
       var sets: [(recipe: Recipe, name: String, focus: FocusPoint?)] = []
+      var clashes: [Problem] = []
+      var mine: [String: String] = [:]  // this source's lookup names → recipe
       let rule = self.rule(for: source, globs: globs)
+      let primary = source.masters[0].path
       for name in rule?.recipes ?? config.defaultRecipes {
         guard let recipe = config.recipes[name] else { continue }
         let setName = config.imageSetName(asset: source.name, recipe: name)
         let lookup =
           config.providesNamespace ? (source.group + [setName]).joined(separator: "/") : setName
-        let primary = source.masters[0].path
         if let other = claimed[lookup] {
-          problems.append(
+          clashes.append(
+            NameClash(
+              setName: setName, source: source, recipe: name, other: other.source,
+              otherRecipe: other.recipe, providesNamespace: config.providesNamespace
+            ).problem)
+          continue
+        }
+        if let otherRecipe = mine[lookup] {
+          clashes.append(
             Problem(
               path: primary,
               reason:
-                "imageset '\(setName)' is also produced from \(other); Xcode needs unique names (rename one, or set provides-namespace: true)"
+                "recipes '\(otherRecipe)' and '\(name)' both name their imageset '\(setName)'; give the naming template 'recipe' a {recipe} placeholder (naming: { recipe: \"{asset}-{recipe}\" }); nothing of \(source.qualifiedName) is written until then"
             ))
           continue
         }
-        claimed[lookup] = primary
+        mine[lookup] = name
         if recipe.format != .auto, let format = ImageFormat(rawValue: recipe.format.rawValue),
           !savableFormats.contains(format)
         {
@@ -52,6 +64,11 @@ struct Planner: Sendable {
         }
         sets.append((recipe, setName, config.assetFocus[source.qualifiedName] ?? rule?.focus))
       }
+      if !clashes.isEmpty {
+        problems += clashes
+        continue
+      }
+      for (lookup, recipe) in mine { claimed[lookup] = (source, recipe) }
       if !sets.isEmpty { chosen.append(ChosenSets(source: source, sets: sets)) }
     }
     let jobs = ParallelMap.map(chosen) { keys, item in

@@ -1,3 +1,5 @@
+internal import Logging
+internal import ThumbForge
 internal import ServiceLifecycle
 
 /// Marks the server as draining as soon as a graceful shutdown begins (SIGTERM, SIGINT), and

@@ -1,4 +1,5 @@
 public import Logging
+internal import NIOCore
 
 #if canImport(Glibc)
   import Glibc

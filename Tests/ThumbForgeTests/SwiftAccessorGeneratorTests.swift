@@ -183,17 +183,6 @@ struct SwiftAccessorGeneratorTests {
         "Swift \(languageMode): \(String(decoding: output, as: UTF8.self))\n\(source)")
     }
   }
-}
-
-/// Where the test finds `swiftc`: `/opt/swift/usr/bin/swiftc`, else the first one on `PATH`.
-enum SwiftCompiler {
-  static let path: String? = {
-    let fileManager = FileManager.default
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let candidates =
-      ["/opt/swift/usr/bin/swiftc"] + path.split(separator: ":").map { "\($0)/swiftc" }
-    return candidates.first { fileManager.isExecutableFile(atPath: $0) }
-  }()
 
   static func options(
     style: SwiftAccessorOptions.Style = .strings, access: SwiftAccessorOptions.Access = .public,
@@ -308,4 +297,15 @@ enum SwiftCompiler {
       try ConfigLoader.parse("swift-style: swiftui\n", file: "t.yml")
     }
   }
+}
+
+/// Where the test finds `swiftc`: `/opt/swift/usr/bin/swiftc`, else the first one on `PATH`.
+enum SwiftCompiler {
+  static let path: String? = {
+    let fileManager = FileManager.default
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    let candidates =
+      ["/opt/swift/usr/bin/swiftc"] + path.split(separator: ":").map { "\($0)/swiftc" }
+    return candidates.first { fileManager.isExecutableFile(atPath: $0) }
+  }()
 }

@@ -1,11 +1,22 @@
+internal import Logging
+internal import ThumbForge
 internal import ServiceLifecycle
 
-/// Marks the server as draining as soon as a graceful shutdown begins.
+/// Marks the server as draining as soon as a graceful shutdown begins (SIGTERM, SIGINT), and
+/// logs that it does. A cancelled group (a listener that could not start) drains silently.
 struct DrainOnShutdown: Service {
   let server: ImageServer
 
   func run() async throws {
-    try? await gracefulShutdown()
+    do {
+      try await gracefulShutdown()
+    } catch {
+      server.startDraining()
+      return
+    }
+    server.logger.info(
+      "shutting down: no new renders; in-flight ones finish within serve.timeout",
+      metadata: ["timeout": "\(server.currentFolder.config.serve.timeout)"])
     server.startDraining()
   }
 }

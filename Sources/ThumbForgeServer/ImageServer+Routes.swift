@@ -2,7 +2,7 @@ internal import Hummingbird
 
 extension ImageServer {
   /// The routes of `serve`: `/healthz`, `/readyz`, `/metrics` (unless it has a listener of
-  /// its own), the preview page at `/`, and every other path an image (``ImageRoute``, behind
+  /// its own), the preview page at `/`, `/favicon.ico` (404), and every other path an image (``ImageRoute``, behind
   /// the signature check); every request logged and counted, anything but GET and HEAD
   /// refused (405).
   func router() -> Router<ServeContext> {
@@ -15,6 +15,8 @@ extension ImageServer {
       metricsHere ? metricsResponse() : ImageServer.text(.notFound, "not found")
     }
     router.get("/") { [self] _, _ in previewPage() }
+    // Browsers ask for it on every visit: not an image path (that would be 400).
+    router.get("/favicon.ico") { _, _ in ImageServer.text(.notFound, "not found") }
     // Last, so that it wraps only what no route above matched (see ImageRoute).
     router.add(middleware: ImageRoute(server: self, signer: signer))
     return router

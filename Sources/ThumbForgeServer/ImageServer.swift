@@ -24,6 +24,9 @@ public final class ImageServer: Sendable {
   let connections: OpenConnections
   /// Whether `/metrics` answers on this listener (not when it has one of its own).
   let metricsHere: Bool
+  /// The formats `.auto` requests may get beyond the recipe's own (AVIF, WebP: those this
+  /// libvips can write).
+  let canWrite: Set<ImageFormat>
   private let draining = Atomic<Bool>(false)
 
   /// A server over `folder`'s assets; `signer` nil: paths are unsigned (`/unsafe/…`).
@@ -34,6 +37,7 @@ public final class ImageServer: Sendable {
     let settings = folder.config.serve
     connections = OpenConnections(limit: settings.maxConnections)
     self.metricsHere = metricsHere
+    canWrite = Set([ImageFormat.avif, .webp].filter { Vips.canSave($0) })
     snapshot = Mutex(FolderSnapshot(folder))
     hot = HotOutputs(capacity: 64 * 1_048_576)
     decoded = DecodedMasters(capacity: settings.decodedCache * 1_048_576)
@@ -105,10 +109,14 @@ public final class ImageServer: Sendable {
   func image(_ request: Request, path: ServePath) async -> (Response, String) {
     let snapshot = snapshot.withLock { $0 }
     let folder = snapshot.folder
-    let resolution = snapshot.resolve(path.signedPart) {
+    // `.auto`: the format from `Accept`, resolved (and remembered) per format chosen.
+    let negotiated = path.format == nil
+    let format = negotiated ? acceptedFormat(request) : path.format
+    let key = negotiated ? path.signedPart + "\u{0}" + (format?.rawValue ?? "") : path.signedPart
+    let resolution = snapshot.resolve(key) {
       Result { () throws(OnDemandError) in
         try folder.request(
-          asset: path.asset, recipe: path.recipe, scale: path.scale, format: path.format)
+          asset: path.asset, recipe: path.recipe, scale: path.scale, format: format)
       }
     }
     let resolved: OnDemandRequest
@@ -116,6 +124,30 @@ public final class ImageServer: Sendable {
     case .success(let request): resolved = request
     case .failure(let error): return (refused(error), "-")
     }
+    let (response, outcome) = await image(request, resolved: resolved, in: folder)
+    guard negotiated else { return (response, outcome) }
+    var varying = response
+    varying.headers[.vary] = "Accept"
+    return (varying, outcome)
+  }
+
+  /// The format an `.auto` request gets: AVIF when `Accept` names it and this server can
+  /// write it, else WebP likewise, else nil (the recipe's own format: JPEG for photos, PNG
+  /// with alpha). Only explicit types count: `image/*` and `*/*` promise neither.
+  func acceptedFormat(_ request: Request) -> ImageFormat? {
+    guard let accept = request.headers[.accept] else { return nil }
+    let accepted = AcceptHeader(accept)
+    for format in [ImageFormat.avif, .webp]
+    where accepted.accepts(ImageServer.mimeType(format)) && canWrite.contains(format) {
+      return format
+    }
+    return nil
+  }
+
+  /// The image of a resolved request: from memory, the catalog, the result cache, or rendered.
+  private func image(
+    _ request: Request, resolved: OnDemandRequest, in folder: OnDemandFolder
+  ) async -> (Response, String) {
     if let item = hot.item(for: resolved.cacheKey) {
       return (imageResponse(item, format: resolved.format, request: request), "hit")
     }
@@ -271,6 +303,7 @@ public final class ImageServer: Sendable {
     case .jpeg: "image/jpeg"
     case .webp: "image/webp"
     case .heif: "image/heif"
+    case .avif: "image/avif"
     }
   }
 

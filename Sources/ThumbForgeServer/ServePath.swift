@@ -20,7 +20,9 @@ public struct ServePath: Sendable, Equatable {
   /// The asset's qualified name (group path + asset name), percent-decoded.
   public var asset: String
   public var scale: Int
-  public var format: ImageFormat
+  /// The extension's format; nil for `.auto`, whose format the server picks from the
+  /// request's `Accept` header (AVIF, then WebP, else the recipe's own format).
+  public var format: ImageFormat?
 
   /// The longest path accepted, in bytes as sent.
   public static let maximumLength = 1024
@@ -54,10 +56,13 @@ public struct ServePath: Sendable, Equatable {
     }
     self.scale = scale
     let ext = last[last.index(after: dot)...].lowercased()
-    guard let format = Self.formats[ext] else {
-      throw .malformed("extension '.\(ext)' is not one of png, jpg, webp, heif")
+    if ext == "auto" {
+      format = nil
+    } else if let format = Self.formats[ext] {
+      self.format = format
+    } else {
+      throw .malformed("extension '.\(ext)' is not one of png, jpg, webp, heif, avif, auto")
     }
-    self.format = format
     let name = String(last[..<at])
     guard !name.isEmpty else { throw .malformed("the asset name is empty") }
     asset = (decoded[2..<(decoded.count - 1)] + [name]).joined(separator: "/")
@@ -65,6 +70,7 @@ public struct ServePath: Sendable, Equatable {
 
   private static let formats: [String: ImageFormat] = [
     "png": .png, "jpg": .jpeg, "jpeg": .jpeg, "webp": .webp, "heif": .heif, "heic": .heif,
+    "avif": .avif,
   ]
 
   /// Percent-decodes one segment and refuses what cannot be part of an asset name.

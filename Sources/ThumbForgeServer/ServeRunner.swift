@@ -65,24 +65,33 @@ public enum ServeRunner {
   }
 
   /// Runs until SIGTERM or SIGINT, then drains: no new renders, in-flight ones finish
-  /// (within the render timeout), and the function returns.
+  /// (within the render timeout), and the function returns, logging the start of the drain
+  /// and its end.
+  ///
+  /// - Throws: ``ServeError`` when the folder cannot be served or a listener cannot bind
+  ///   (naming its address).
   public static func run(_ options: ServeOptions, logger: Logger) async throws {
     let (server, app) = try makeApplication(
       options, environment: ProcessInfo.processInfo.environment, logger: logger)
-    var services: [any Service] = [app]
+    var services: [any Service] = [
+      NamedListener(wrapped: app, host: options.host, port: options.port)
+    ]
     if let port = options.metricsPort {
       services.append(
-        Application(
-          responder: MetricsResponder(server: server),
-          configuration: ApplicationConfiguration(
-            address: .hostname(options.metricsHost, port: port),
-            serverName: "thumbforge-metrics"),
-          logger: logger))
+        NamedListener(
+          wrapped: Application(
+            responder: MetricsResponder(server: server),
+            configuration: ApplicationConfiguration(
+              address: .hostname(options.metricsHost, port: port),
+              serverName: "thumbforge-metrics"),
+            logger: logger),
+          host: options.metricsHost, port: port, role: "metrics"))
     }
     var configuration = ServiceGroupConfiguration(
       services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     configuration.maximumGracefulShutdownDuration = .seconds(
       server.currentFolder.config.serve.timeout + 5)
     try await ServiceGroup(configuration: configuration).run()
+    logger.info("stopped: in-flight requests answered, exiting")
   }
 }

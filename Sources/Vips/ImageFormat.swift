@@ -1,6 +1,9 @@
 /// An output file format ThumbForge can write.
+///
+/// `avif` is HEIF with AV1 compression, written by the same libvips saver as `heif`; it needs
+/// a libheif built with an AV1 encoder (``Vips/avifUnavailableReason``).
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
-  case png, jpeg, webp, heif
+  case png, jpeg, webp, heif, avif
 
   /// The libvips saver nickname (`pngsave`, …).
   var saverName: String {
@@ -8,7 +11,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case .png: "pngsave"
     case .jpeg: "jpegsave"
     case .webp: "webpsave"
-    case .heif: "heifsave"
+    case .heif, .avif: "heifsave"
     }
   }
 
@@ -19,6 +22,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case .jpeg: "jpg"
     case .webp: "webp"
     case .heif: "heic"
+    case .avif: "avif"
     }
   }
 

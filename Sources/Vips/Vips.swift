@@ -119,8 +119,14 @@ public enum Vips {
   /// Whether this libvips build can write the given format.
   public static func canSave(_ format: ImageFormat) -> Bool {
     _ = try? initialize()
-    return hasOperation(format.saverName + "_buffer")
+    guard hasOperation(format.saverName + "_buffer") else { return false }
+    return format != .avif || avifUnavailableReason == nil
   }
+
+  /// Why this machine cannot write AVIF (nil: it can), in a few words: libheif has no AV1
+  /// encoder (libaom, rav1e or SVT-AV1), or libvips was built without HEIF. Probed once, by
+  /// encoding a tiny image.
+  public static var avifUnavailableReason: String? { AVIFProbe.reason }
 
   /// Whether this libvips build has an operation (or loader) with this nickname.
   public static func hasOperation(_ nickname: String) -> Bool {

@@ -15,7 +15,8 @@ extension VipsImage {
   {
     if format == .jpeg, let bytes = try jpegDirectly(options) { return bytes }
     let name = format.saverName + "_buffer"
-    guard Vips.canSave(format) else {
+    // Not `canSave`: for AVIF that asks ``AVIFProbe``, which encodes through here.
+    guard Vips.hasOperation(name) else {
       throw VipsError(
         context: name, message: "\(format.rawValue) output is not supported by this libvips build")
     }
@@ -127,6 +128,9 @@ extension VipsImage {
       arguments.append("lossless", .bool(options.lossless))
     case .heif:
       arguments.append("Q", .int(options.quality))
+    case .avif:
+      arguments.append("Q", .int(options.quality))
+      arguments.append("compression", .string("av1"))
     }
     return arguments
   }

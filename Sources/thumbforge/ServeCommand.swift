@@ -14,7 +14,8 @@ struct ServeCommand: ParsableCommand {
       Signing keys come from THUMBFORGE_KEY and THUMBFORGE_SALT (hex, comma-separated pairs for \
       rotation; see 'thumbforge sign'); without them the signature segment is 'unsafe' and the \
       server only listens on loopback unless --allow-unsigned. Also: /healthz, /readyz, \
-      /metrics, and a preview page at / (serve.preview). SIGTERM drains and exits 0.
+      /metrics, and a preview page at / (serve.preview). SIGTERM drains, logs the shutdown and \
+      exits 0.
       """)
 
   @Argument(help: "The asset folder.")
@@ -49,12 +50,35 @@ struct ServeCommand: ParsableCommand {
   @Option(name: .long, help: "Address of the --metrics-port listener.")
   var metricsHost = "127.0.0.1"
 
+  @Option(
+    name: .long,
+    help:
+      "Log lines as 'text' (swift-log's) or 'json' (one object per line; default: THUMBFORGE_LOG_FORMAT, else text)."
+  )
+  var logFormat: String?
+
+  @Option(
+    name: .long,
+    help:
+      "Lowest level logged: trace, debug, info, notice, warning, error, critical (default: THUMBFORGE_LOG_LEVEL, else info)."
+  )
+  var logLevel: String?
+
+  /// The log settings from the flags and the environment.
+  var logSettings: LogSettings {
+    get throws(ServeError) {
+      try LogSettings(
+        format: logFormat, level: logLevel, environment: ProcessInfo.processInfo.environment)
+    }
+  }
+
   func validate() throws {
     if !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535, got \(port)") }
     if let metricsPort, !(1...65535).contains(metricsPort) || metricsPort == port {
       throw ValidationError("--metrics-port must be 1–65535 and not --port, got \(metricsPort)")
     }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
+    do { _ = try logSettings } catch { throw ValidationError(error.message) }
   }
 
   func run() throws {
@@ -68,7 +92,8 @@ struct ServeCommand: ParsableCommand {
     options.workers = jobs
     options.metricsPort = metricsPort
     options.metricsHost = metricsHost
-    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    let logging = try logSettings
+    LoggingSystem.bootstrap { logging.handler(label: $0) }
     let logger = Logger(label: "thumbforge.serve")
     let settings = options
     let outcome = BlockingTask { try await ServeRunner.run(settings, logger: logger) }.wait()

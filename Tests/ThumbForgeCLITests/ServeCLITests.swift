@@ -20,6 +20,7 @@ struct ServeCLITests {
 
     init(
       _ name: String = #function, bigPhoto: Bool = false, serve: String = "",
+      arguments: [String] = [], environment: [String: String] = [:],
       before: (Sandbox) throws -> Void = { _ in }
     ) async throws {
       let config = Sandbox.defaultConfig + serve
@@ -34,8 +35,9 @@ struct ServeCLITests {
       }
       port = try RawHTTP.freePort()
       cli = try RunningCLI(
-        arguments: ["serve", sandbox.assets.path, "--port", String(port), "--jobs", "1"],
-        in: sandbox.root)
+        arguments: ["serve", sandbox.assets.path, "--port", String(port), "--jobs", "1"]
+          + arguments,
+        in: sandbox.root, environment: environment)
       let deadline = ContinuousClock.now + .seconds(30)
       while (try? RawHTTP.get("/healthz", port: port).status) != 200 {
         if ContinuousClock.now > deadline || cli.hasEnded {

@@ -17,7 +17,7 @@ import Vips
     case .png: "pngload"
     case .jpeg: "jpegload"
     case .webp: "webpload"
-    case .heif: "heifload"
+    case .heif, .avif: "heifload"
     }
   }
 

@@ -1,24 +1,35 @@
 internal import Foundation
 
 extension SwiftAccessorGenerator {
-  /// Writes the generated Swift constants for every imageset of `manifest` (a build's or a
+  /// Writes the generated Swift accessors for every imageset of `manifest` (a build's or a
   /// merge's), only when their text changed. App icon sets get none: code never loads an
   /// app icon by name.
-  static func write(_ manifest: Manifest, providesNamespace: Bool, to url: URL) throws {
-    let text = text(for: manifest, providesNamespace: providesNamespace)
+  static func write(
+    _ manifest: Manifest, providesNamespace: Bool, options: SwiftAccessorOptions, to url: URL
+  ) throws {
+    let text = text(for: manifest, providesNamespace: providesNamespace, options: options)
     if (try? String(contentsOf: url, encoding: .utf8)) != text {
       try AtomicFile.write(Array(text.utf8), to: url.path)
     }
   }
 
-  /// The text ``write(_:providesNamespace:to:)`` writes for `manifest` (`check` compares it
-  /// with the file).
-  static func text(for manifest: Manifest, providesNamespace: Bool) -> String {
-    let entries = manifest.imageSets.filter { $0.folder.hasSuffix(".imageset") }.map { set in
-      ImageSetEntry(
+  /// The text ``write(_:providesNamespace:options:to:)`` writes for `manifest` (`check`
+  /// compares it with the file).
+  static func text(
+    for manifest: Manifest, providesNamespace: Bool,
+    options: SwiftAccessorOptions = SwiftAccessorOptions()
+  ) -> String {
+    let sets = manifest.imageSets.filter { $0.folder.hasSuffix(".imageset") }
+    var sizes: [String: PointDimensions] = [:]
+    let entries = sets.map { set in
+      let entry = ImageSetEntry(
         group: set.group,
         name: (set.folder as NSString).lastPathComponent.replacingOccurrences(
           of: ".imageset", with: ""), files: [:])
+      if options.style == .swiftgen, let size = pointSize(of: set) {
+        sizes[(entry.group + [entry.name]).joined(separator: "/")] = size
+      }
+      return entry
     }
     let namespaced: Set<[String]> =
       providesNamespace
@@ -26,6 +37,17 @@ extension SwiftAccessorGenerator {
         manifest.imageSets.flatMap { set in
           set.group.indices.map { Array(set.group.prefix($0 + 1)) }
         }) : []
-    return generate(entries: entries, namespacedGroups: namespaced)
+    return generate(
+      entries: entries, options: options, sizes: sizes, namespacedGroups: namespaced)
+  }
+
+  /// An image set's point size: its largest-scale sRGB, any-appearance output's pixels over
+  /// its scale (a kept vector file, scale 0, is its own point size).
+  static func pointSize(of set: ManifestImageSet) -> PointDimensions? {
+    let candidates = set.outputs.filter { $0.appearance == nil && $0.displayGamut == nil }
+    guard let output = candidates.max(by: { $0.scale < $1.scale }) else { return nil }
+    let scale = Double(max(output.scale, 1))
+    return PointDimensions(
+      width: Double(output.width) / scale, height: Double(output.height) / scale)
   }
 }

@@ -11,6 +11,8 @@ public struct Config: Sendable, Equatable {
   public var manifest: String?
   /// Generated Swift accessors file, relative to the asset folder (none by default).
   public var swift: String?
+  /// How the accessors file is written: style, access level, enum name, bundle.
+  public var swiftAccessors = SwiftAccessorOptions()
   /// Scale of an unsuffixed raster master.
   public var masterScale: Int = 3
   /// Ordered rules; the first whose glob matches a master picks its recipes.

@@ -62,6 +62,20 @@ extension Setting {
       "swift", \.swift, .optionalText, default: "none",
       "A Swift file of constants for every asset name, relative to the asset folder."),
     Setting(
+      "swift-style", \.swiftAccessors.style, .choice(SwiftAccessorOptions.Style.self),
+      "What each image set becomes in that file: a `String` constant of its name, or a SwiftGen-like `ImageAsset` (`name`, point `size`, `image`, `swiftUIImage`) (see *Generated Swift accessors*)."
+    ),
+    Setting(
+      "swift-access", \.swiftAccessors.access, .choice(SwiftAccessorOptions.Access.self),
+      "The access level of every declaration in that file."),
+    Setting(
+      "swift-enum", \.swiftAccessors.enumName, .text,
+      "The name of that file's outermost enum."),
+    Setting(
+      "swift-bundle", \.swiftAccessors.bundle, .choice(SwiftAccessorOptions.BundleChoice.self),
+      "The bundle `ImageAsset` loads from by default: `module` (a Swift package's), `main` (the app's), or `auto` (`Bundle.module` in a package, else the bundle of the generated code)."
+    ),
+    Setting(
       "master-scale", \.masterScale, .integer(1...3),
       "The scale of a raster master without an `@Nx` suffix."),
     Setting(

@@ -34,7 +34,8 @@ extension BuildEngine {
     }
     if let swiftFile = workspace.swiftFile {
       let text = SwiftAccessorGenerator.text(
-        for: expected, providesNamespace: workspace.config.providesNamespace)
+        for: expected, providesNamespace: workspace.config.providesNamespace,
+        options: workspace.config.swiftAccessors)
       let name = swiftFile.lastPathComponent
       switch try? String(contentsOf: swiftFile, encoding: .utf8) {
       case nil:

@@ -21,7 +21,8 @@ extension BuildEngine {
     state.pending.clear()
     if let swiftFile = workspace.swiftFile {
       try SwiftAccessorGenerator.write(
-        manifest, providesNamespace: workspace.config.providesNamespace, to: swiftFile)
+        manifest, providesNamespace: workspace.config.providesNamespace,
+        options: workspace.config.swiftAccessors, to: swiftFile)
     }
     updateProbeCache(
       state.probeCache.value(), found: found, decision: decision, manifest: manifest,

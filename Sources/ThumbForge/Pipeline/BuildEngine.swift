@@ -106,7 +106,9 @@ public struct BuildEngine: Sendable {
       workspace.config.recipes.values.compactMap { ImageFormat(rawValue: $0.format.rawValue) })
     return Planner(
       config: workspace.config, vipsVersion: Vips.version,
-      savableFormats: Set(named.filter { Vips.canSave($0) }))
+      savableFormats: Set(named.filter { Vips.canSave($0) }),
+      unsavableReasons: named.contains(.avif)
+        ? [.avif: Vips.avifUnavailableReason ?? ""] : [:])
   }
 
   func configureVips() {

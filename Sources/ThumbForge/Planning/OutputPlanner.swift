@@ -213,6 +213,7 @@ struct OutputPlanner {
     case .jpeg: return .jpeg
     case .webp: return .webp
     case .heif: return .heif
+    case .avif: return .avif
     }
   }
 
@@ -226,6 +227,7 @@ extension ImageFormat {
     case "jpg", "jpeg": self = .jpeg
     case "webp": self = .webp
     case "heic", "heif": self = .heif
+    case "avif": self = .avif
     default: return nil
     }
   }

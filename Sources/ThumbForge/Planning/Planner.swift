@@ -7,11 +7,18 @@ struct Planner: Sendable {
   var vipsVersion: String
   /// Formats this libvips can write.
   var savableFormats: Set<ImageFormat>
+  /// Why a format this libvips has a saver for cannot be written all the same (AVIF without
+  /// an AV1 encoder), for the problem a recipe asking for it gets.
+  var unsavableReasons: [ImageFormat: String]
 
-  init(config: Config, vipsVersion: String, savableFormats: Set<ImageFormat>) {
+  init(
+    config: Config, vipsVersion: String, savableFormats: Set<ImageFormat>,
+    unsavableReasons: [ImageFormat: String] = [:]
+  ) {
     self.config = config
     self.vipsVersion = vipsVersion
     self.savableFormats = savableFormats
+    self.unsavableReasons = unsavableReasons
   }
 
   /// Plans every source: which imagesets it gets (names checked for clashes, one source at a
@@ -59,7 +66,9 @@ struct Planner: Sendable {
           problems.append(
             Problem(
               path: primary,
-              reason: "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
+              reason: format == .avif
+                ? "recipe '\(name)': AVIF encoding is unavailable: \(unsavableReasons[.avif] ?? "this libvips cannot write AVIF")"
+                : "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
           continue
         }
         sets.append((recipe, setName, config.assetFocus[source.qualifiedName] ?? rule?.focus))

@@ -297,11 +297,13 @@ struct Renderer: Sendable {
         quality: recipe.quality, stripMetadata: !recipe.keepMetadata,
         optimizeCoding: recipe.optimizeCoding,
         keepProfile: output.displayGamut == .displayP3))
-    if output.format == .heif { try Self.checkReadable(file.bytes, output: output) }
+    if output.format == .heif || output.format == .avif {
+      try Self.checkReadable(file.bytes, output: output)
+    }
     return RenderedFile(output: output, bytes: file.bytes, hash: file.hash)
   }
 
-  /// Decodes a HEIF output back before it is shipped: libheif writes files it cannot read
+  /// Decodes a HEIF (or AVIF) output back before it is shipped: libheif writes files it cannot read
   /// for some shapes (1×5000, 2×20000) and for sides over 16384 pixels, without an error.
   static func checkReadable(_ bytes: [UInt8], output: PlannedOutput) throws(VipsError) {
     do {

@@ -36,7 +36,10 @@ public enum OnDemandError: Error, Sendable, Equatable {
     case .unknownAsset(let name): "no asset named '\(name)'"
     case .unknownRecipe(let name): "no recipe named '\(name)'"
     case .adHocRefused(let why): why
-    case .unsupportedFormat(let format): "this server cannot write \(format)"
+    case .unsupportedFormat(let format):
+      format == "avif"
+        ? "this server cannot write avif: AVIF encoding is unavailable here"
+        : "this server cannot write \(format)"
     case .noSuchOutput(let why): why
     case .tooLarge: "the image is larger than this server renders"
     case .undecodable: "the master image cannot be decoded"

@@ -128,8 +128,9 @@ public struct OnDemandFolder: Sendable {
   /// suffixes, `~dark` (the dark appearance) and then `~P3` (the Display P3 file of a
   /// wide-gamut master): `Flags/Italy~dark~P3` names what the catalog writes as
   /// `Italy~dark~P3@2x.png`. A name that is an asset as it stands is never split.
+  /// `format` nil: the format the recipe's `auto` gives (the catalog's file when it has one).
   public func request(
-    asset name: String, recipe: RecipeRequest, scale: Int, format: ImageFormat
+    asset name: String, recipe: RecipeRequest, scale: Int, format: ImageFormat?
   ) throws(OnDemandError) -> OnDemandRequest {
     let (asset, isDark, gamut) = variant(named: name)
     guard let job = jobs[asset] else {
@@ -139,7 +140,7 @@ public struct OnDemandFolder: Sendable {
       case .other, nil: throw .unknownAsset(name)
       }
     }
-    guard planner.savableFormats.contains(format) else {
+    if let format, !planner.savableFormats.contains(format) {
       throw .unsupportedFormat(format.rawValue)
     }
     let wanted = { (output: PlannedOutput) in
@@ -147,13 +148,14 @@ public struct OnDemandFolder: Sendable {
     }
     let chosen = try self.recipe(recipe)
     if let set = job.imageSets.first(where: { $0.recipe == chosen }),
-      let output = set.outputs.first(where: { wanted($0) && $0.format == format })
+      let output = set.outputs.first(where: { wanted($0) && (format == nil || $0.format == format) }
+      )
     {
       return try bounded(OnDemandRequest(asset: asset, job: job, set: set, output: output))
     }
     var single = chosen
     single.scales = [scale]
-    single.format = OutputFormat(rawValue: format.rawValue) ?? .auto
+    single.format = format.flatMap { OutputFormat(rawValue: $0.rawValue) } ?? chosen.format
     single.keepVector = false
     // sRGB files always; the Display P3 one only when the request names it.
     single.displayGamut = gamut == .sRGB ? [.sRGB] : [.sRGB, gamut]

@@ -68,7 +68,8 @@ public enum CatalogMerge {
     }
     if let swiftFile = options.swiftFile {
       try SwiftAccessorGenerator.write(
-        manifest, providesNamespace: config.providesNamespace, to: swiftFile)
+        manifest, providesNamespace: config.providesNamespace, options: config.swiftAccessors,
+        to: swiftFile)
     }
     pending.clear()
     report.problems.sort()

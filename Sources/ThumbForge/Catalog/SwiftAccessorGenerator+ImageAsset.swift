@@ -1,0 +1,94 @@
+extension SwiftAccessorGenerator {
+  /// The `swiftgen` style's imports: each UI framework only where it exists, so the file
+  /// compiles on every platform (on Linux, only its Foundation parts).
+  static let platformImports = [
+    "#if canImport(UIKit)", "  import UIKit", "#elseif canImport(AppKit)", "  import AppKit",
+    "#endif", "#if canImport(SwiftUI)", "  import SwiftUI", "#endif",
+  ]
+
+  /// The `swiftgen` style's `ImageAsset`: an image set's lookup name and point size, its
+  /// image from UIKit or AppKit (`image`, `image(in:)`), and its SwiftUI image
+  /// (`swiftUIImage`, `swiftUIImage(in:)`); `bundle` is the bundle loaded from by default.
+  ///
+  /// Like SwiftGen's, `image` stops the program when the catalog lacks the image set: the
+  /// generated file and the catalog come from one build, so that is a build mistake.
+  static func imageAssetType(_ options: SwiftAccessorOptions) -> [String] {
+    let access = options.access.rawValue
+    let bundle: [String]
+    switch options.bundle {
+    case .main: bundle = ["    Bundle.main"]
+    case .module: bundle = ["    Bundle.module"]
+    case .auto:
+      bundle = [
+        "    #if SWIFT_PACKAGE", "      return Bundle.module", "    #else",
+        "      return Bundle(for: BundleToken.self)", "    #endif",
+      ]
+    }
+    var lines = [
+      "/// An image set of the catalog: the name it is looked up by, its point size, and its image.",
+      "\(access) struct ImageAsset: Hashable, Sendable {",
+      "  /// The name the catalog looks the image set up by.",
+      "  \(access) let name: String",
+      "  /// The point width of the image set's outputs.",
+      "  \(access) let width: Double",
+      "  /// The point height of the image set's outputs.",
+      "  \(access) let height: Double",
+      "",
+      "  /// The point size of the image set's outputs (0 × 0 for an app icon or a vector-only set).",
+      "  \(access) var size: CGSize { CGSize(width: width, height: height) }",
+      "",
+      "  /// The bundle images are loaded from when none is given.",
+      "  \(access) static var bundle: Bundle {",
+    ]
+    lines += bundle
+    lines += [
+      "  }",
+      "",
+      "  #if canImport(UIKit)",
+      "    /// The image, from ``bundle``.",
+      "    \(access) var image: UIImage { image(in: Self.bundle) }",
+      "",
+      "    /// The image, from `bundle`.",
+      "    \(access) func image(in bundle: Bundle) -> UIImage {",
+      "      #if os(watchOS)",
+      "        let image = UIImage(named: name, in: bundle, with: nil)",
+      "      #else",
+      "        let image = UIImage(named: name, in: bundle, compatibleWith: nil)",
+      "      #endif",
+      "      guard let image else { fatalError(\"Unable to load image asset named \\(name).\") }",
+      "      return image",
+      "    }",
+      "  #elseif canImport(AppKit)",
+      "    /// The image, from ``bundle``.",
+      "    \(access) var image: NSImage { image(in: Self.bundle) }",
+      "",
+      "    /// The image, from `bundle`.",
+      "    \(access) func image(in bundle: Bundle) -> NSImage {",
+      "      guard let image = bundle.image(forResource: NSImage.Name(name)) else {",
+      "        fatalError(\"Unable to load image asset named \\(name).\")",
+      "      }",
+      "      return image",
+      "    }",
+      "  #endif",
+      "",
+      "  #if canImport(SwiftUI)",
+      "    /// The SwiftUI image, from ``bundle``.",
+      "    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)",
+      "    \(access) var swiftUIImage: SwiftUI.Image { SwiftUI.Image(name, bundle: Self.bundle) }",
+      "",
+      "    /// The SwiftUI image, from `bundle`.",
+      "    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)",
+      "    \(access) func swiftUIImage(in bundle: Bundle) -> SwiftUI.Image {",
+      "      SwiftUI.Image(name, bundle: bundle)",
+      "    }",
+      "  #endif",
+      "}",
+    ]
+    if options.bundle == .auto {
+      lines += [
+        "", "/// Finds the bundle of the generated code.", "private final class BundleToken {}",
+      ]
+    }
+    return lines
+  }
+}

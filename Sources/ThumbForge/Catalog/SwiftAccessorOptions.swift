@@ -1,0 +1,39 @@
+/// How the generated Swift accessors file is written (`swift-style`, `swift-access`,
+/// `swift-enum`, `swift-bundle` in `thumbforge.yml`).
+///
+/// The defaults write the file as ThumbForge always has: public `String` constants in
+/// `public enum Asset`, byte for byte.
+public struct SwiftAccessorOptions: Sendable, Equatable, Hashable {
+  /// What each image set becomes.
+  public enum Style: String, Sendable, CaseIterable, Hashable {
+    /// A `String` constant holding its lookup name: `UIImage(named: Asset.Flags.italy)`.
+    case strings
+    /// A SwiftGen-like `ImageAsset` with `name`, `size` (points), `image` (UIKit or AppKit)
+    /// and `swiftUIImage`: `Asset.Flags.italy.image`, `Asset.Resorts.lesArcsTile.size`.
+    case swiftgen
+  }
+
+  /// The access level of every generated declaration.
+  public enum Access: String, Sendable, CaseIterable, Hashable {
+    case `public`, `internal`
+  }
+
+  /// The bundle `ImageAsset` loads images from when none is passed (`swiftgen` style).
+  public enum BundleChoice: String, Sendable, CaseIterable, Hashable {
+    /// `Bundle.module` in a Swift package (`SWIFT_PACKAGE`), else the bundle holding the
+    /// generated code (SwiftGen's `BundleToken`).
+    case auto
+    /// `Bundle.main`: the app's own catalog.
+    case main
+    /// `Bundle.module`: a Swift package target's resources.
+    case module
+  }
+
+  public var style: Style = .strings
+  public var access: Access = .public
+  /// The outermost enum's name (made an UpperCamelCase identifier).
+  public var enumName = "Asset"
+  public var bundle: BundleChoice = .auto
+
+  public init() {}
+}

@@ -1,5 +1,5 @@
+internal import Foundation
 public import Logging
-internal import NIOCore
 
 #if canImport(Glibc)
   import Glibc
@@ -64,16 +64,7 @@ public struct JSONLogHandler: LogHandler {
 
   /// Now in UTC, ISO 8601 with milliseconds (`2026-11-26T15:04:05.123Z`).
   static func timestamp() -> String {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    var seconds = now.tv_sec
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let millis = Int(now.tv_nsec) / 1_000_000
-    let millisText = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisText)Z"
+    Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
   }
 
   private static func append(_ value: Logger.Metadata.Value, to text: inout String) {

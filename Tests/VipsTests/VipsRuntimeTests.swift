@@ -25,7 +25,8 @@ import Vips
     #expect(ImageFormat.jpeg.fileExtension == "jpg")
     #expect(ImageFormat.heif.fileExtension == "heic")
     #expect(!ImageFormat.jpeg.supportsAlpha)
-    #expect(ImageFormat.allCases.filter(\.supportsAlpha) == [.png, .webp, .heif])
+    #expect(ImageFormat.allCases.filter(\.supportsAlpha) == [.png, .webp, .heif, .avif])
+    #expect(ImageFormat.avif.fileExtension == "avif")
     #expect(BandFormat.ushort.bits == 16)
     #expect(BandFormat.dpcomplex.bits == 128)
   }

@@ -14,7 +14,9 @@ struct ServeCommand: ParsableCommand {
       Signing keys come from THUMBFORGE_KEY and THUMBFORGE_SALT (hex, comma-separated pairs for \
       rotation; see 'thumbforge sign'); without them the signature segment is 'unsafe' and the \
       server only listens on loopback unless --allow-unsigned. Also: /healthz, /readyz, \
-      /metrics, and a preview page at / (serve.preview). SIGTERM drains and exits 0.
+      /metrics, and a preview page at / (serve.preview). SIGTERM drains and exits 0. \
+      Exit codes: 0 stopped (SIGTERM or Ctrl-C, drained), 2 usage or configuration error or \
+      the server could not start.
       """)
 
   @Argument(help: "The asset folder.")

@@ -7,7 +7,15 @@ struct BuildCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "build",
     abstract:
-      "Render every stale output of an asset folder into the catalog and write the manifest.")
+      "Render every stale output of an asset folder into the catalog and write the manifest.",
+    discussion: """
+      Exit codes: 0 success (warnings allowed), 1 some masters or outputs failed, 2 usage or \
+      configuration error, 130 interrupted (Ctrl-C or SIGTERM: files in progress are finished \
+      and the manifest is written). With --watch: runs until Ctrl-C or SIGTERM; a \
+      configuration that does not load is reported and watching goes on; the exit code is \
+      then the last build's (2 if the configuration was left broken), 130 if the signal \
+      interrupted a build.
+      """)
 
   @Argument(help: "The asset folder.", completion: .directory)
   var folder: String = "Assets"
@@ -53,6 +61,17 @@ struct BuildCommand: ParsableCommand {
   var part: String?
 
   func validate() throws {
+    try common.validate(folder: folder)
+    if shard != nil && shards != nil {
+      throw ValidationError("give either --shard I/N or --shards N, not both")
+    }
+    if let shard {
+      do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
+    }
+    if let shards {
+      // (JOB_COMPLETION_INDEX, the environment's part, is checked when the command runs.)
+      do { _ = try Shard(index: 1, count: shards) } catch { throw ValidationError(error.message) }
+    }
     let sharded = shard != nil || shards != nil
     if part != nil && !sharded { throw ValidationError("--part needs --shard I/N or --shards N") }
     if sharded && (watch || contactSheet != nil || swift != nil) {
@@ -62,6 +81,7 @@ struct BuildCommand: ParsableCommand {
   }
 
   func run() throws {
+    common.applyDiagnostics()
     var options = common.buildOptions(folder: folder)
     if force { options.mode = .force }
     options.adopt = adopt
@@ -71,25 +91,60 @@ struct BuildCommand: ParsableCommand {
       options.shard = try Shard.resolve(
         explicit: shard, count: shards, environment: ProcessInfo.processInfo.environment)
     } catch {
-      ReportPrinter.error(error.message)
-      throw ExitCode(2)
+      // THUMBFORGE_SHARD or JOB_COMPLETION_INDEX: not about the command line.
+      throw CommandFailure(error.message)
     }
     options.part = part.map { URL(fileURLWithPath: $0) }
     if dryRun {
-      let plan = try Runner.engine(options).plan()
+      let plan = try Runner.engine(options, common: common, command: "build").plan()
       print(common.json ? PlanPrinter.json(plan) : PlanPrinter.text(plan), terminator: "")
       throw ExitCode(plan.problems.isEmpty ? 0 : 1)
     }
-    guard watch else { throw ExitCode(try Runner.build(Runner.engine(options), common: common)) }
-    var code: Int32 = 0
-    do {
-      try Watch(options: options, cancellation: CancellationFlag()).run { engine in
-        code = try Runner.build(engine, common: common)
-      }
-    } catch let error as ConfigError {
-      ReportPrinter.error(error.description)
-      throw ExitCode(2)
+    guard watch else {
+      let engine = try Runner.engine(options, common: common, command: "build")
+      throw ExitCode(try Runner.build(engine, common: common, command: "build"))
     }
-    throw ExitCode(code)
+    throw ExitCode(try watchFolder(options))
+  }
+
+  /// `--watch`: a build now and after every change, until Ctrl-C or SIGTERM; returns the
+  /// exit code (the last build's, or 130 when the signal interrupted a build).
+  private func watchFolder(_ options: BuildOptions) throws -> Int32 {
+    let cancellation = CancellationFlag()
+    let signals = SignalHandler(
+      cancellation: cancellation,
+      message: "stopping the watch (files in progress are finished first)…")
+    defer { signals.restore() }
+    let watch = Watch(options: options, cancellation: cancellation)
+    var status = WatchStatus(quiet: common.quiet, json: common.json, trigger: nil)
+    let folder = options.folder.standardizedFileURL.path
+    let configs = watch.configFiles.map(\.lastPathComponent)
+    let banner =
+      "watching \(folder) and its configuration (\(configs.joined(separator: ", "))); "
+      + "a build now and after every change; Ctrl-C to stop"
+    if !common.quiet {
+      if common.json {
+        FileHandle.standardError.write(Data((banner + "\n").utf8))
+      } else {
+        print(banner)
+      }
+    }
+    var code: Int32 = 0
+    try watch.run { event in
+      switch event {
+      case .changed(let paths):
+        // The configuration first: it is what a person saved last, nearly always.
+        let ordered =
+          paths.filter { configs.contains($0) } + paths.filter { !configs.contains($0) }
+        status.trigger = WatchStatus.describe(ordered)
+      case .configurationError(let error):
+        code = 2
+        Runner.configurationFailed(
+          error, options: options, common: common, command: "build", watch: status)
+      }
+    } _: { engine in
+      code = try Runner.build(engine, common: common, command: "build", watch: status)
+    }
+    return code
   }
 }

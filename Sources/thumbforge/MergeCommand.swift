@@ -12,7 +12,8 @@ struct MergeCommand: ParsableCommand {
       configuration writes. Parts from different tool or libvips versions, configurations or \
       folder states, missing shards and shards given twice are refused (exit 2) before \
       anything is written. Imagesets a shard found up to date are taken from the catalog \
-      being written, which must be the one the shards were built against.
+      being written, which must be the one the shards were built against. Exit codes: 0 \
+      merged, 1 a file could not be written, 2 usage error or parts refused.
       """)
 
   @Argument(help: "The part folders, one per shard.", completion: .directory)
@@ -39,7 +40,15 @@ struct MergeCommand: ParsableCommand {
     if parts.isEmpty { throw ValidationError("give the part folders to merge") }
   }
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "How errors look: 'text', or 'xcode' (default: xcode when Xcode runs the tool).",
+      valueName: "auto|text|xcode"))
+  var diagnostics: DiagnosticStyle = .auto
+
   func run() throws {
+    Diagnostics.style = diagnostics.resolved()
     var options = MergeOptions(
       parts: parts.map { URL(fileURLWithPath: $0) }, output: URL(fileURLWithPath: output))
     options.manifest = manifest.map { URL(fileURLWithPath: $0) }
@@ -54,10 +63,13 @@ struct MergeCommand: ParsableCommand {
       ReportPrinter.error("cannot merge into \(output): \(error.localizedDescription)")
       throw ExitCode(1)
     }
+    Diagnostics.catalog = URL(fileURLWithPath: output).standardizedFileURL
     if json {
-      print(ReportPrinter.json(report))
+      print(
+        ReportPrinter.json(
+          JSONReport(command: "merge", folder: URL(fileURLWithPath: output), report: report)))
     } else {
-      for problem in report.problems { ReportPrinter.error(problem.description) }
+      for problem in report.problems { ReportPrinter.problem(problem) }
       if !quiet {
         print(
           "merged \(parts.count) part\(parts.count == 1 ? "" : "s"): \(report.rendered) outputs copied, \(report.unchanged) unchanged, \(report.removed) removed → \(report.catalog)"

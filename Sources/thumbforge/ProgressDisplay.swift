@@ -3,7 +3,8 @@ import Synchronization
 import ThumbForge
 
 /// Shows progress: a live bar with counts, rate and ETA on a terminal; plain lines at most
-/// every few seconds otherwise (CI logs). Problems always go to stderr, one line each.
+/// every few seconds otherwise (CI logs). Problems always go to stderr, one line each;
+/// warnings too with `--verbose` (otherwise the run ends with a summary of them).
 final class ProgressDisplay: Sendable {
   private struct State {
     var total = 0
@@ -26,9 +27,9 @@ final class ProgressDisplay: Sendable {
     switch event {
     case .problem(let problem):
       clearBar()
-      ReportPrinter.error(problem.description)
+      ReportPrinter.problem(problem)
     case .warning(let warning):
-      if verbose { clearBar(); write("warning: \(warning)\n") }
+      if verbose { clearBar(); ReportPrinter.warning(warning) }
     case .note(let note):
       if verbose { clearBar(); write("note: \(note)\n") }
     case .started(let jobs, let outputs):

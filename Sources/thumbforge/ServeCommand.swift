@@ -15,7 +15,8 @@ struct ServeCommand: ParsableCommand {
       rotation; see 'thumbforge sign'); without them the signature segment is 'unsafe' and the \
       server only listens on loopback unless --allow-unsigned. Also: /healthz, /readyz, \
       /metrics, and a preview page at / (serve.preview). SIGTERM drains, logs the shutdown and \
-      exits 0.
+      exits 0. Exit codes: 0 stopped (SIGTERM or Ctrl-C, drained), 2 usage or configuration \
+      error or the server could not start.
       """)
 
   @Argument(help: "The asset folder.")

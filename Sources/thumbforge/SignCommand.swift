@@ -9,30 +9,38 @@ struct SignCommand: ParsableCommand {
     abstract: "Print the signed form of a serve path, e.g. 'tile/Resorts/les-arcs@2x.jpg'.",
     discussion: """
       Signs with the first pair of THUMBFORGE_KEY and THUMBFORGE_SALT (hex). Names are \
-      percent-encoded as a browser would send them; the output is the path to request.
+      percent-encoded as a browser would send them; the output is the path to request. \
+      Exit codes: 0 printed, 2 not a serve path (usage) or no usable signing key.
       """)
 
   @Argument(help: "{recipe}/{asset}@{scale}x.{ext}, with or without a leading slash.")
   var path: String
 
-  func run() throws {
-    let encoded =
-      "/" + SignCommand.percentEncoded(path.hasPrefix("/") ? String(path.dropFirst()) : path)
+  /// The path as it is signed: percent-encoded, with a leading slash.
+  private var encoded: String {
+    "/" + SignCommand.percentEncoded(path.hasPrefix("/") ? String(path.dropFirst()) : path)
+  }
+
+  func validate() throws {
     do {
       _ = try ServePath("/" + URLSigner.unsignedSegment + encoded)
     } catch {
       throw ValidationError("'\(path)' is not a serve path: \(error.message)")
     }
+  }
+
+  func run() throws {
+    // A key that is not set (or not hex) is not about how the command was called: no usage.
     let signer: URLSigner
     do {
       guard let configured = try URLSigner.fromEnvironment(ProcessInfo.processInfo.environment)
       else {
-        throw ValidationError(
+        throw CommandFailure(
           "no signing key: set \(URLSigner.keyVariable) and \(URLSigner.saltVariable) (hex)")
       }
       signer = configured
     } catch let error as SigningKeyError {
-      throw ValidationError(error.message)
+      throw CommandFailure(error.message)
     }
     print(signer.signed(encoded))
   }

@@ -8,14 +8,17 @@ import ThumbForge
 final class SignalHandler {
   private let sources: [any DispatchSourceSignal]
 
-  init(cancellation: CancellationFlag) {
+  init(
+    cancellation: CancellationFlag,
+    message: String = "stopping: finishing files in progress…"
+  ) {
     var sources: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler {
         if cancellation.isCancelled { Foundation.exit(130) }
-        FileHandle.standardError.write(Data("\nstopping: finishing files in progress…\n".utf8))
+        FileHandle.standardError.write(Data("\n\(message)\n".utf8))
         cancellation.cancel()
       }
       source.resume()

@@ -11,7 +11,7 @@ struct ThumbForgeCommand: ParsableCommand {
       "Turn an asset folder into an Xcode asset catalog: 2x/3x variants, flags, fit/fill crops and tiles.",
     discussion: """
       Exit codes: 0 success, 1 some inputs failed (or check found stale outputs), \
-      2 usage or configuration error.
+      2 usage or configuration error, 130 interrupted. Each subcommand's help states its own.
       """,
     version: ToolVersion.current,
     subcommands: [
@@ -22,24 +22,43 @@ struct ThumbForgeCommand: ParsableCommand {
     ],
     defaultSubcommand: BuildCommand.self)
 
-  /// Runs the command; usage errors exit with 2 (not ArgumentParser's 64), as documented.
+  /// Runs the command. Usage errors (ArgumentParser's own and every `ValidationError`, which
+  /// commands throw from `validate()` so that the usage shown is the subcommand's) print
+  /// `Error: …` and the usage line, and exit 2 (not ArgumentParser's 64), as documented.
+  /// Errors that are not about usage (``CommandFailure``) print `error: …` alone.
   static func main() {
+    StandardOutput.lineBuffered()
     do {
       var command = try parseAsRoot()
       try command.run()
     } catch let code as ExitCode {
       Foundation.exit(code.rawValue)
+    } catch let failure as CommandFailure {
+      ReportPrinter.error(failure.message)
+      Foundation.exit(failure.code)
     } catch {
-      let code = exitCode(for: error)
-      if code == .success {
-        print(fullMessage(for: error))
+      let text = fullMessage(for: error)
+      if exitCode(for: error) == .success {
+        print(text)
         Foundation.exit(0)
       }
-      FileHandle.standardError.write(Data((message(for: error) + "\n").utf8))
-      if !(error is ExitCode) && code == .validationFailure {
-        FileHandle.standardError.write(Data("Run 'thumbforge help' for usage.\n".utf8))
-      }
+      FileHandle.standardError.write(Data((text + "\n").utf8))
       Foundation.exit(2)
     }
   }
+}
+
+/// An error that is not about how the command was called (a signing key that is not set, an
+/// environment variable that does not parse): printed as `error: message`, without the
+/// usage, and exits with `code` (2 by default: a configuration error).
+struct CommandFailure: Error, CustomStringConvertible {
+  var message: String
+  var code: Int32 = 2
+
+  init(_ message: String, code: Int32 = 2) {
+    self.message = message
+    self.code = code
+  }
+
+  var description: String { message }
 }

@@ -41,8 +41,12 @@ final class RunningCLI: @unchecked Sendable {
 
   /// - Parameter memoryLimitKB: run under `ulimit -v` (address space, in KiB) through
   ///   `/bin/sh`, which `exec`s the binary, so that a signal still ends this very process.
+  /// - Parameter removing: variables of this process's environment the tool does not get
+  ///   (Xcode's, which switch diagnostics to Xcode's format, never reach it unless given
+  ///   in `environment`).
   init(
     arguments: [String], in folder: URL, environment: [String: String] = [:],
+    removing: [String] = [],
     asNobody: Bool = false,
     memoryLimitKB: Int? = nil
   )
@@ -70,6 +74,9 @@ final class RunningCLI: @unchecked Sendable {
     }
     process.currentDirectoryURL = folder
     var env = ProcessInfo.processInfo.environment
+    for key in removing + ["XCODE_VERSION_ACTUAL", "XCODE_PRODUCT_BUILD_VERSION"] {
+      env.removeValue(forKey: key)
+    }
     for (key, value) in environment { env[key] = value }
     process.environment = env
     process.standardInput = FileHandle.nullDevice
@@ -103,6 +110,35 @@ final class RunningCLI: @unchecked Sendable {
   /// Sends `signal` (SIGKILL by default) to the process.
   func send(_ signal: Int32 = SIGKILL) {
     _ = kill(pid, signal)
+  }
+
+  /// What the process has written so far (stdout, stderr), while it runs.
+  func outputSoFar() -> (stdout: String, stderr: String) {
+    (
+      (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+      (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+    )
+  }
+
+  /// Waits up to `seconds` for `condition` on the output so far (checked every 50 ms, on a
+  /// thread of its own); true when it held, false when the time ran out or the process ended
+  /// without it.
+  func waitFor(
+    seconds: Double, _ condition: @escaping @Sendable (_ stdout: String, _ stderr: String) -> Bool
+  ) async -> Bool {
+    await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+      Thread.detachNewThread { [self] in
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+          let ended = hasEnded
+          let (out, err) = outputSoFar()
+          if condition(out, err) { return done.resume(returning: true) }
+          if ended { return done.resume(returning: false) }
+          usleep(50_000)
+        }
+        done.resume(returning: false)
+      }
+    }
   }
 
   /// Waits for the process to end and collects its output.

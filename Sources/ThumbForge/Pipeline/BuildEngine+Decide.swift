@@ -30,8 +30,27 @@ extension BuildReport {
     notes = found.notes
     let sets = plan.jobs.flatMap(\.imageSets)
     skipped = sets.reduce(0) { $0 + $1.skipped.count }
-    warnings = sets.flatMap { set in (set.warnings + set.skipped).map { "\(set.folder): \($0)" } }
+    warnings = sets.flatMap(\.notices)
     unchanged = decision.upToDate.reduce(0) { $0 + $1.outputs }
+  }
+
+  /// `check` without a manifest: imagesets already in the catalog are not ThumbForge's as far
+  /// as it can tell, which is nearly always a manifest that was not committed with the
+  /// catalog. One problem says so (with the count and one example), instead of one per
+  /// imageset.
+  func problemsWithoutManifest(foreign: [Problem]) -> [Problem] {
+    guard let first = foreign.min() else { return problems }
+    let kept = Set(foreign)
+    let others = problems.filter { !kept.contains($0) }
+    let count = foreign.count
+    let name = URL(fileURLWithPath: manifest).lastPathComponent
+    let hint = Problem(
+      path: manifest,
+      reason:
+        "no \(name), but the catalog already holds \(count) imageset\(count == 1 ? "" : "s") that this folder's build makes (e.g. \(first.path)); "
+        + "commit \(name) with the catalog (a build writes it beside the catalog), "
+        + "or run 'thumbforge build --adopt' once to take them over")
+    return others + [hint]
   }
 
   /// The report of `check`: every difference, sorted.

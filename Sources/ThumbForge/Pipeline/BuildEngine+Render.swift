@@ -7,6 +7,7 @@ extension BuildEngine {
     /// Manifest entries of the imagesets written.
     var entries: [ManifestImageSet] = []
     var rendered = 0
+    /// Outputs not made (their master or imageset failed).
     var failed = 0
     var problems: [Problem] = []
   }
@@ -57,7 +58,7 @@ extension BuildEngine {
     for outcome in outcomes {
       for problem in outcome.problems { onEvent(.problem(problem)) }
       report.rendered += outcome.rendered
-      report.failed += outcome.failed
+      report.failedOutputs += outcome.failed
       report.problems += outcome.problems
     }
     return outcomes

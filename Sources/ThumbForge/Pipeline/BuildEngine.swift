@@ -51,6 +51,9 @@ public struct BuildEngine: Sendable {
     let previous = try state.build.value()
     let decision = try decide(plan, found: found, previous: previous, state: state)
     var report = BuildReport(plan: plan, found: found, decision: decision, workspace: workspace)
+    if options.mode == .check && previous.manifest == nil {
+      report.problems = report.problemsWithoutManifest(foreign: decision.foreign)
+    }
     for problem in report.problems { onEvent(.problem(problem)) }
     for note in report.notes { onEvent(.note(note)) }
     if options.mode == .check {

@@ -7,7 +7,7 @@ public enum BuildEvent: Sendable {
   /// A file could not be used or rendered.
   case problem(Problem)
   /// Something was made with a caveat, or left out.
-  case warning(String)
+  case warning(BuildWarning)
   /// A file of the folder is not a master (and why): it is not built.
   case note(Problem)
 }

@@ -23,3 +23,16 @@ extension BuildMode {
     return false
   }
 }
+
+extension BuildMode {
+  /// Why `pattern` is not a name or glob `regenerate` can use (nil when it is): for the
+  /// command line to refuse it as a usage error before anything is read.
+  public static func problem(withPattern pattern: String) -> String? {
+    do {
+      _ = try Glob(pattern)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+}

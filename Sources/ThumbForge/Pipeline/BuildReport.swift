@@ -4,14 +4,15 @@ public struct BuildReport: Sendable, Codable {
   public var rendered = 0
   /// Output files already up to date.
   public var unchanged = 0
-  /// Outputs left out (would upscale, and so on).
+  /// Outputs left out (would upscale, and so on): the `skipped` warnings.
   public var skipped = 0
-  /// Output files that failed, or masters that could not be read.
-  public var failed = 0
+  /// Output files not made because their master or their imageset failed.
+  public var failedOutputs = 0
   /// Files removed because their source is gone.
   public var removed = 0
   public var problems: [Problem] = []
-  public var warnings: [String] = []
+  /// Outputs made with a caveat or left out, with their kind and the file concerned.
+  public var warnings: [BuildWarning] = []
   /// Files of the folder that are not masters, each with why: not built, not a failure.
   public var notes: [Problem] = []
   /// For `check`: every difference found.
@@ -24,7 +25,17 @@ public struct BuildReport: Sendable, Codable {
 
   public init() {}
 
-  /// 0 success, 1 some inputs failed (or `check` found differences).
+  /// What failed, counted per file: each master (or imageset, or other file) that a problem
+  /// names counts once, however many outputs it would have made. The text summary and
+  /// `--json` both give this number; ``failedOutputs`` counts the outputs.
+  public var failed: Int { Set(problems.map(\.path)).count }
+
+  /// The warnings counted by kind.
+  public var warningCounts: [BuildWarning.Kind: Int] {
+    warnings.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
+  }
+
+  /// 0 success, 1 some inputs failed (or `check` found differences), 130 interrupted.
   public var exitCode: Int32 {
     if cancelled { return 130 }
     return problems.isEmpty && stale.isEmpty ? 0 : 1

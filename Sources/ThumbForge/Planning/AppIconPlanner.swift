@@ -11,10 +11,13 @@ struct AppIconPlanner {
 
   /// The outputs, warnings and `Contents.json` of `source`'s icon set.
   func plan(_ source: AssetSource) -> (
-    outputs: [PlannedOutput], warnings: [String], contents: String
+    outputs: [PlannedOutput], warnings: [BuildWarning], contents: String
   ) {
     let slots = AppIconSlot.slots(layout: recipe.iconLayout, platforms: recipe.iconPlatforms)
-    var warnings: [String] = []
+    var warnings: [BuildWarning] = []
+    func warn(_ kind: BuildWarning.Kind, _ file: String, _ message: String) {
+      warnings.append(BuildWarning(kind: kind, file: file, imageSet: folder, message: message))
+    }
     var outputs: [PlannedOutput] = []
     var filled: [(slot: AppIconSlot, filename: String?)] = []
     var fileNames: [String: String] = [:]  // file name → made for this key
@@ -28,7 +31,8 @@ struct AppIconPlanner {
         fileNames[output.fileName] = output.path
         outputs.append(output)
         if let factor = output.upscale {
-          warnings.append(
+          warn(
+            .enlargement, master.path,
             "\(output.fileName): enlarges \(master.path) (\(master.pixelSize)) by \((factor * 100).rounded() / 100)x; App Store icons need a 1024x1024 master"
           )
         }
@@ -38,7 +42,8 @@ struct AppIconPlanner {
     for appearance in [AppIconSlot.Appearance.dark, .tinted]
     where !slots.contains(where: { $0.appearance == appearance }) {
       if let master = Self.master(of: source, for: appearance) {
-        warnings.append(
+        warn(
+          .unusedMaster, master.path,
           "\(master.path): only the single-size iOS icon has a \(appearance.rawValue) appearance (icon-layout: single); not used"
         )
       }
@@ -47,8 +52,7 @@ struct AppIconPlanner {
       guard let found = source.allMasters.first(where: { $0.path == master }) else { continue }
       let size = found.isVector ? found.pointSize.pixels(scale: 1) : found.pixelSize
       if size.width != size.height {
-        warnings.append(
-          "\(master) is \(size), not square; icons are its centred square crop")
+        warn(.other, master, "\(master) is \(size), not square; icons are its centred square crop")
       }
     }
     return (outputs, warnings, CatalogContents.appIconSet(filled))

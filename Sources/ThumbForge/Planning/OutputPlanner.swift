@@ -3,8 +3,8 @@ internal import Vips
 /// Decides one output of one recipe at one scale: which master, which mode, which sizes.
 struct OutputPlanner {
   enum Outcome {
-    case output(PlannedOutput, warning: String?)
-    case skipped(String)
+    case output(PlannedOutput, warning: BuildWarning?)
+    case skipped(BuildWarning)
   }
 
   let recipe: Recipe
@@ -21,7 +21,7 @@ struct OutputPlanner {
       return variant(
         masters: masters, vector: vector, largest: largest, scale: scale, dark: dark, slot: slot)
     }
-    guard let master = vector ?? largest else { return .skipped("\(slot): no master") }
+    guard let master = vector ?? largest else { return noMaster(slot) }
     let box = recipe.size.pixels(scale: scale)
     let reference = master.isVector ? master.pointSize.pixels(scale: 1) : master.pixelSize
     var resized: PixelSize
@@ -44,13 +44,14 @@ struct OutputPlanner {
       }
     }
     pixelSize = grown(pixelSize, scale: scale)
-    var warning: String?
+    var warning: BuildWarning?
     if !master.isVector && factor > 1.0001 {
       let text =
         "\(slot): enlarges \(master.path) (\(master.pixelSize)) by \((factor * 100).rounded() / 100)x to \(resized)"
       switch recipe.upscale {
-      case .never: return .skipped(text + "; skipped (upscale: never)")
-      case .warn: warning = text
+      case .never:
+        return .skipped(notice(.skipped, master.path, text + "; skipped (upscale: never)"))
+      case .warn: warning = notice(.enlargement, master.path, text)
       case .allow: break
       case .keep: return kept(master, box: box, scale: scale, dark: dark, slot: slot)
       }
@@ -87,8 +88,10 @@ struct OutputPlanner {
     }
     let cropped = pixelSize
     pixelSize = grown(pixelSize, scale: scale)
-    let warning =
+    let warning = notice(
+      .keptSmall, master.path,
       "\(slot): \(master.path) (\(size)) is smaller than the box (\(box)); kept at \(cropped) (upscale: keep)"
+    )
     return .output(
       make(
         master: master, scale: scale, dark: dark, pixelSize: pixelSize, resizeTo: size,
@@ -143,18 +146,32 @@ struct OutputPlanner {
           master: vector, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
           mode: .render, hasAlpha: true, upscale: nil), warning: nil)
     }
-    guard let largest else { return .skipped("\(slot): no master") }
+    guard let largest else { return noMaster(slot) }
     let point = largest.pointSize
     let size = point.pixels(scale: scale)
     if size.width > largest.pixelSize.width || size.height > largest.pixelSize.height {
       return .skipped(
-        "\(slot): would enlarge \(largest.path) (\(largest.pixelSize)) to \(size); slot left empty (Xcode falls back to another scale)"
-      )
+        notice(
+          .skipped, largest.path,
+          "\(slot): would enlarge \(largest.path) (\(largest.pixelSize)) to \(size); slot left empty (Xcode falls back to another scale)"
+        ))
     }
     return .output(
       make(
         master: largest, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
         mode: .render, hasAlpha: largest.hasAlpha, upscale: nil), warning: nil)
+  }
+
+  /// A warning about this imageset, naming `file` (a master, relative to the asset folder).
+  private func notice(_ kind: BuildWarning.Kind, _ file: String, _ message: String)
+    -> BuildWarning
+  {
+    BuildWarning(kind: kind, file: file, imageSet: folder, message: message)
+  }
+
+  /// A slot no master fills: left out (the imageset's folder is the file to look at).
+  private func noMaster(_ slot: String) -> Outcome {
+    .skipped(notice(.skipped, folder, "\(slot): no master"))
   }
 
   private func make(

@@ -10,6 +10,9 @@ public struct PlannedImageSet: Hashable, Sendable, Codable {
   public var skipped: [String]
   /// Outputs made with a caveat (e.g. upscaled).
   public var warnings: [String]
+  /// `warnings` and `skipped` with their kind and the file concerned, for the run's report.
+  /// Not encoded: the key (see ``ImageSetKeyMaker``) and the manifest record the texts.
+  public var notices: [BuildWarning] = []
   /// The rule's focus point, for recipes that crop (their crops are placed around it).
   public var focus: FocusPoint?
   /// The exact text of the imageset's `Contents.json`.
@@ -18,4 +21,8 @@ public struct PlannedImageSet: Hashable, Sendable, Codable {
   /// notes) with the tool and libvips versions; with the masters' hashes it decides
   /// whether the imageset is up to date. See ``ImageSetKeyMaker``.
   public var key: String
+
+  private enum CodingKeys: String, CodingKey {
+    case recipe, name, folder, outputs, skipped, warnings, focus, contents, key
+  }
 }

@@ -128,8 +128,7 @@ struct Planner: Sendable {
     if recipe.kind == .appicon { return appIconSet(source: source, recipe: recipe, name: name) }
     let folder = (source.group + [name + ".imageset"]).joined(separator: "/")
     var outputs: [PlannedOutput] = []
-    var skipped: [String] = []
-    var warnings: [String] = []
+    var notices: [BuildWarning] = []
     for (masters, dark) in [(source.masters, false), (source.darkMasters, true)]
     where !masters.isEmpty {
       if recipe.kind == .variants && recipe.keepVector,
@@ -149,7 +148,7 @@ struct Planner: Sendable {
         switch planned {
         case .output(let output, let warning):
           outputs.append(output)
-          if let warning { warnings.append(warning) }
+          if let warning { notices.append(warning) }
           if recipe.displayGamut.contains(.displayP3),
             masters.contains(where: { $0.path == output.master && $0.isWideGamut })
           {
@@ -157,17 +156,24 @@ struct Planner: Sendable {
               OutputPlanner(recipe: recipe, asset: source.name, folder: folder).displayP3(output))
           }
         case .skipped(let reason):
-          skipped.append(reason)
+          notices.append(reason)
         }
       }
     }
     for master in source.tintedMasters {
-      warnings.append(
-        "\(master.path): only app icons (kind: appicon) have a tinted appearance; not used")
+      notices.append(
+        BuildWarning(
+          kind: .unusedMaster, file: master.path, imageSet: folder,
+          message:
+            "\(master.path): only app icons (kind: appicon) have a tinted appearance; not used"))
     }
+    let skipped = notices.filter { $0.kind == .skipped }
     var set = PlannedImageSet(
-      recipe: recipe, name: name, folder: folder, outputs: outputs, skipped: skipped,
-      warnings: warnings, focus: recipe.kind.crops ? focus : nil, contents: "", key: "")
+      recipe: recipe, name: name, folder: folder, outputs: outputs,
+      skipped: skipped.map(\.message),
+      warnings: notices.filter { $0.kind != .skipped }.map(\.message),
+      focus: recipe.kind.crops ? focus : nil, contents: "", key: "")
+    set.notices = notices.filter { $0.kind != .skipped } + skipped
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
     return set
   }
@@ -178,9 +184,11 @@ extension Planner {
   func appIconSet(source: AssetSource, recipe: Recipe, name: String) -> PlannedImageSet {
     let folder = (source.group + [name + ".appiconset"]).joined(separator: "/")
     let icons = AppIconPlanner(recipe: recipe, asset: source.name, folder: folder).plan(source)
-    return PlannedImageSet(
+    var set = PlannedImageSet(
       recipe: recipe, name: name, folder: folder, outputs: icons.outputs, skipped: [],
-      warnings: icons.warnings, focus: nil, contents: icons.contents, key: "")
+      warnings: icons.warnings.map(\.message), focus: nil, contents: icons.contents, key: "")
+    set.notices = icons.warnings
+    return set
   }
 }
 

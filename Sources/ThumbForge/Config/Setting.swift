@@ -163,7 +163,8 @@ extension Setting {
       "The result cache's cap in MB; least recently used results are evicted first."),
     Setting(
       "decoded-cache", \.serve.decodedCache, .integer(0...1_048_576),
-      "MB of masters kept decoded in memory (as a render decodes them, shrunk on load) for `serve`'s next renders of them (0: none)."),
+      "MB of masters kept decoded in memory (as a render decodes them, shrunk on load) for `serve`'s next renders of them (0: none)."
+    ),
     Setting(
       "cache-control", \.serve.cacheControl, .text,
       "The `Cache-Control` header of every image response."),

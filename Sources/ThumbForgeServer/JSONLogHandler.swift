@@ -11,10 +11,10 @@ public import Logging
 /// lines (`--log-format json`):
 ///
 /// ```json
-/// {"timestamp":"2026-11-26T15:04:05.123Z","level":"info","message":"GET /healthz 200","metadata":{"ms":"0"}}
+/// {"level":"info","message":"GET /healthz 200","metadata":{"ms":"0"},"timestamp":"2026-11-26T15:04:05.123Z"}
 /// ```
 ///
-/// Metadata keys are sorted; values keep their shape (strings, arrays, objects). Each line is
+/// Keys are sorted; metadata values keep their shape (strings, arrays, objects). Each line is
 /// written with one `write(2)`, so lines from concurrent requests never interleave.
 public struct JSONLogHandler: LogHandler {
   public var logLevel: Logger.Level = .info
@@ -39,14 +39,18 @@ public struct JSONLogHandler: LogHandler {
     sink(Self.line(level: event.level, message: event.message.description, metadata: merged))
   }
 
-  /// The JSON line (with its newline) for one event logged now.
+  /// The JSON line (with its newline) for one event logged now, written by Foundation's
+  /// `JSONSerialization` (keys sorted: `level`, `message`, `metadata`, `timestamp`).
   static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
-    var text = "{\"timestamp\":\"" + timestamp() + "\",\"level\":\"" + level.rawValue
-    text += "\",\"message\":"
-    append(string: message, to: &text)
-    text += ",\"metadata\":"
-    append(.dictionary(metadata), to: &text)
-    return text + "}\n"
+    let object: [String: Any] = [
+      "timestamp": timestamp(), "level": level.rawValue, "message": message,
+      "metadata": json(.dictionary(metadata)),
+    ]
+    guard
+      let data = try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    else { return "{\"level\":\"error\",\"message\":\"a log line could not be encoded\"}\n" }
+    return String(decoding: data, as: UTF8.self) + "\n"
   }
 
   /// Writes `line` to standard error in one call.
@@ -67,45 +71,13 @@ public struct JSONLogHandler: LogHandler {
     Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
   }
 
-  private static func append(_ value: Logger.Metadata.Value, to text: inout String) {
+  /// A metadata value as a JSON-serialisable Foundation value (its shape kept).
+  private static func json(_ value: Logger.Metadata.Value) -> Any {
     switch value {
-    case .string(let string): append(string: string, to: &text)
-    case .stringConvertible(let convertible): append(string: convertible.description, to: &text)
-    case .array(let values):
-      text += "["
-      for (index, element) in values.enumerated() {
-        if index > 0 { text += "," }
-        append(element, to: &text)
-      }
-      text += "]"
-    case .dictionary(let dictionary):
-      text += "{"
-      for (index, key) in dictionary.keys.sorted().enumerated() {
-        if index > 0 { text += "," }
-        append(string: key, to: &text)
-        text += ":"
-        append(dictionary[key]!, to: &text)
-      }
-      text += "}"
+    case .string(let string): string
+    case .stringConvertible(let convertible): convertible.description
+    case .array(let values): values.map(json)
+    case .dictionary(let dictionary): dictionary.mapValues(json)
     }
-  }
-
-  /// `string` as a JSON string literal.
-  private static func append(string: String, to text: inout String) {
-    text += "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
-      case "\u{00}"..."\u{1F}":
-        let hex = String(scalar.value, radix: 16)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: text.unicodeScalars.append(scalar)
-      }
-    }
-    text += "\""
   }
 }

@@ -97,9 +97,11 @@ struct JSONReportSchemaTests {
             recipes: [variants, tile]
 
         """)
-    for index in 0..<48 {
+    // Enough work for one job to take several seconds, so that Ctrl-C lands mid-build.
+    for index in 0..<64 {
       try box.image(
-        "Batch\(index % 4)/Photo\(index).jpg", Fixtures.photo(width: 900, height: 600, seed: index))
+        "Batch\(index % 4)/Photo\(index).jpg", Fixtures.photo(width: 1200, height: 800, seed: index)
+      )
     }
     var interrupted: CLIResult?
     for attempt in 1...3 where interrupted == nil {

@@ -34,7 +34,8 @@ struct LintCommand: ParsableCommand {
     do {
       report = try ConfigLint.run(options)
     } catch {
-      ReportPrinter.error(error.description)
+      // In Xcode's format when Xcode runs the tool, as `build` reports the same error.
+      ReportPrinter.configError(error, options: options)
       throw ExitCode(2)
     }
     if json {

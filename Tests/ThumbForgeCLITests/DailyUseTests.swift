@@ -221,6 +221,13 @@ struct DailyUseTests {
     #expect(
       config.stderr.hasPrefix("\(folder)/thumbforge.yml:2:1: error: concurrency: "), "\(config)")
     #expect(config.stderr.split(separator: "\n").count == 1, "\(config)")
+    // `lint` reports the same error the same way.
+    let lint = try await RunningCLI(
+      arguments: ["lint", box.assets.path], in: box.root, environment: xcode
+    ).wait()
+    expectExit(lint, 2)
+    #expect(
+      lint.stderr.hasPrefix("\(folder)/thumbforge.yml:2:1: error: concurrency: "), "\(lint)")
     // --diagnostics text wins over the environment.
     let text = try await RunningCLI(
       arguments: ["check", box.assets.path, "--diagnostics", "text"], in: box.root,

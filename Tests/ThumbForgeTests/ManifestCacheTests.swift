@@ -155,13 +155,13 @@ struct ManifestCacheTests {
     #expect(first.rendered == 6 && first.unchanged == 0)
     let manifest = try #require(try ManifestStore.read(at: workspace.manifest))
     let facts = FileFacts.current(at: workspace.manifest.path)
-    #expect(ManifestCache.read(at: workspace.manifestCache, matching: facts) == manifest)
+    #expect(ManifestCache.read(at: workspace.state.manifestCache, matching: facts) == manifest)
 
     // Damaged: the build reads the JSON, renders nothing and writes the cache again.
-    try Data("thumbforge-manifest-cache 1\ngarbage\n".utf8).write(to: workspace.manifestCache)
+    try Data("thumbforge-manifest-cache 1\ngarbage\n".utf8).write(to: workspace.state.manifestCache)
     let again = try engine.run()
     #expect(again.rendered == 0 && again.unchanged == 6)
-    #expect(ManifestCache.read(at: workspace.manifestCache, matching: facts) == manifest)
+    #expect(ManifestCache.read(at: workspace.state.manifestCache, matching: facts) == manifest)
 
     // Stale: manifest.json now says Beta was made by another recipe. The cache still
     // describes the old file, which must not hide the change from `check`.
@@ -180,7 +180,7 @@ struct ManifestCacheTests {
     #expect(updated == manifest)
     #expect(
       ManifestCache.read(
-        at: workspace.manifestCache, matching: FileFacts.current(at: workspace.manifest.path))
+        at: workspace.state.manifestCache, matching: FileFacts.current(at: workspace.manifest.path))
         == updated)
   }
 }

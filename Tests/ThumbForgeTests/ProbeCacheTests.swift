@@ -64,7 +64,7 @@ struct ProbeCacheTests {
     let forced = try BuildEngine(options: options).run()
     #expect(forced.rendered == 4)
     let manifest = try #require(try ManifestStore.read(at: workspace.manifest))
-    let cache = ProbeCache.read(at: workspace.probeCache)
+    let cache = ProbeCache.read(at: workspace.state.probeCache)
     let files = manifest.imageSets.flatMap { set in
       set.outputs.map { ($0.path, $0.hash) } + [(set.folder + "/Contents.json", set.contentsHash)]
     }
@@ -90,7 +90,7 @@ struct ProbeCacheTests {
     options.jobs = 1
     let workspace = try BuildEngine(options: options).workspace
     _ = try BuildEngine(options: options).run()
-    let legacy = workspace.probeCache.deletingLastPathComponent()
+    let legacy = workspace.state.probeCache.deletingLastPathComponent()
       .appendingPathComponent(".thumbforge-cache.json")
     try Data("thumbforge-cache 2\n".utf8).write(to: legacy)
     options.mode = .check
@@ -100,7 +100,7 @@ struct ProbeCacheTests {
     let rebuilt = try BuildEngine(options: options).run()
     #expect(rebuilt.rendered == 0)
     #expect(!FileManager.default.fileExists(atPath: legacy.path))
-    #expect(FileManager.default.fileExists(atPath: workspace.probeCache.path))
+    #expect(FileManager.default.fileExists(atPath: workspace.state.probeCache.path))
   }
 }
 

@@ -46,7 +46,8 @@ enum ConfigLoader {
 
   /// The output must not be inside the asset folder, where it would be read as input.
   static func validatePaths(_ config: Config, folder: URL, file: String) throws(ConfigError) {
-    if Workspace.isInside(URL(fileURLWithPath: config.output, relativeTo: folder), folder: folder) {
+    if FolderPath.isInside(URL(fileURLWithPath: config.output, relativeTo: folder), folder: folder)
+    {
       throw ConfigError(
         file: file, line: config.outputLine, key: "output",
         message:

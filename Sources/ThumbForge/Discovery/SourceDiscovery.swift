@@ -13,6 +13,18 @@ enum SourceDiscovery {
     var notes: [Problem] = []
   }
 
+  /// The first step of discovery, which reads no file: the folder's files, and those that
+  /// are masters by their names (`lint` stops here).
+  static func candidates(of workspace: Workspace) -> (
+    scan: (files: [ScannedFile], problems: [Problem]), sorted: MasterCandidates
+  ) {
+    let scan = FolderScanner.scan(
+      folder: workspace.folder, skipping: workspace.skippedPaths, confined: workspace.confined)
+    let sorted = MasterCandidates(
+      files: scan.files, folder: workspace.folder, darkSuffix: workspace.config.darkSuffix)
+    return (scan, sorted)
+  }
+
   static func discover(_ workspace: Workspace, cache: ProbeCache, width: Int) -> Result {
     discover(workspace, cache: { cache }, width: width)
   }
@@ -23,11 +35,8 @@ enum SourceDiscovery {
     _ workspace: Workspace, cache readCache: () -> ProbeCache, width: Int
   ) -> Result {
     let config = workspace.config
-    let scan = FolderScanner.scan(
-      folder: workspace.folder, skipping: workspace.skippedPaths, confined: workspace.confined)
+    let (scan, sorted) = candidates(of: workspace)
     let cache = readCache()
-    let sorted = MasterCandidates(
-      files: scan.files, folder: workspace.folder, darkSuffix: config.darkSuffix)
     var problems = scan.problems + sorted.problems
     let notes = sorted.notes
     let candidates = sorted.candidates.map { ($0.file, $0.name, $0.group) }

@@ -72,7 +72,7 @@ extension BuildEngine {
       cacheFacts = FileFacts.current(at: workspace.manifest.path)
     }
     if let cacheFacts {
-      try? ManifestCache.write(manifest, to: workspace.manifestCache, facts: cacheFacts)
+      try? ManifestCache.write(manifest, to: workspace.state.manifestCache, facts: cacheFacts)
     }
   }
 
@@ -107,7 +107,7 @@ extension BuildEngine {
       for output in entry.outputs { stamp(output.path, hash: output.hash, fresh: fresh) }
       stamp(entry.folder + "/Contents.json", hash: entry.contentsHash, fresh: fresh)
     }
-    if changed { try? cache.write(to: workspace.probeCache) }
-    try? FileManager.default.removeItem(at: workspace.legacyProbeCache)
+    if changed { try? cache.write(to: workspace.state.probeCache) }
+    try? FileManager.default.removeItem(at: workspace.state.legacyProbeCache)
   }
 }

@@ -21,11 +21,11 @@ extension BuildReport {
   /// skipped or made with a caveat, and those already up to date.
   init(
     plan: BuildPlan, found: SourceDiscovery.Result, decision: Staleness.Outcome,
-    workspace: Workspace
+    destination: any BuildDestination
   ) {
     self.init()
-    catalog = workspace.catalog.path
-    manifest = workspace.manifest.path
+    catalog = destination.catalog.path
+    manifest = destination.state.manifest.path
     problems = found.problems + plan.problems + decision.unmatched + decision.foreign
     notes = found.notes
     let sets = plan.jobs.flatMap(\.imageSets)

@@ -12,15 +12,19 @@ extension BuildEngine {
   }
 
   /// Stage 1: starts loading what the last run left, and removes the temporary files of a
-  /// run that was killed (except in `check`, which writes nothing, and for a shard, which
-  /// only reads the catalog and keeps its pending list in its part folder).
-  func loadPreviousState(pendingAt pendingURL: URL? = nil) throws(ConfigError) -> PreviousState {
-    let probeCache = BackgroundTask { [workspace] in ProbeCache.read(at: workspace.probeCache) }
+  /// run that was killed (except in `check`, which writes nothing, and for a destination
+  /// that does not hold the previous build, such as a shard's part folder: the catalog is
+  /// only read, and the pending list is the destination's).
+  func loadPreviousState(_ destination: any BuildDestination) throws(ConfigError)
+    -> PreviousState
+  {
+    let probeCache = BackgroundTask { [workspace] in ProbeCache.read(at: workspace.state.probeCache)
+    }
     let build = BackgroundTask { [workspace] () throws(ConfigError) in
       try PreviousBuild.load(workspace)
     }
-    let pending = PendingList(url: pendingURL ?? self.pendingURL)
-    if options.mode != .check && options.shard == nil {
+    let pending = PendingList(url: destination.state.pendingList)
+    if options.mode != .check && destination.holdsPreviousBuild {
       // Temporary files in the catalog only outlive a run that was killed, which leaves its
       // pending list. (An unreadable manifest stops the run first.)
       if pending.exists {

@@ -16,7 +16,7 @@ extension BuildEngine {
   /// each imageset as soon as its outputs exist. Jobs with problems are rendered again, one
   /// at a time, for their own error messages (see ``WorkQueue``).
   func renderAndWrite(
-    _ decision: Staleness.Outcome, plan: BuildPlan, writer: CatalogWriter,
+    _ decision: Staleness.Outcome, plan: BuildPlan, destination: any BuildDestination,
     previous: [String: ManifestImageSet], state: PreviousState,
     onEvent: @escaping @Sendable (BuildEvent) -> Void, report: inout BuildReport
   ) throws -> [JobOutcome] {
@@ -37,7 +37,8 @@ extension BuildEngine {
       limits: RenderLimits(workspace.config))
     let render = { @Sendable (index: Int, sets: [PlannedImageSet]) in
       Self.renderJob(
-        plan.jobs[index], sets: sets, renderer: renderer, writer: writer, previous: previous)
+        plan.jobs[index], sets: sets, renderer: renderer, destination: destination,
+        previous: previous)
     }
     let done = Atomic<Int>(0)
     let results = WorkQueue(width: width).run(jobIndices, cancellation: cancellation) { index in
@@ -84,7 +85,7 @@ extension BuildEngine {
   /// decoded (shrink-on-load, a half-size copy) depends on all of them, so an imageset gets
   /// the same bytes whichever of its siblings are stale (see ``ImageSetKeyMaker``).
   static func renderJob(
-    _ job: Job, sets: [PlannedImageSet], renderer: Renderer, writer: CatalogWriter,
+    _ job: Job, sets: [PlannedImageSet], renderer: Renderer, destination: any BuildDestination,
     previous: [String: ManifestImageSet]
   ) -> JobOutcome {
     var outcome = JobOutcome()
@@ -101,7 +102,7 @@ extension BuildEngine {
       }
       do {
         outcome.entries.append(
-          try writer.write(
+          try destination.write(
             set: set, source: job.source, files: files, previous: previous[set.folder]))
         outcome.rendered += files.count
       } catch {

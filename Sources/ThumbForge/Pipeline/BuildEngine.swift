@@ -29,56 +29,85 @@ public struct BuildEngine: Sendable {
   /// Discovers and plans without rendering (for `--dry-run`).
   public func plan() -> BuildPlan {
     configureVips()
-    let cache = ProbeCache.read(at: workspace.probeCache)
-    let found = SourceDiscovery.discover(workspace, cache: cache, width: width)
-    var plan = planner().plan(found.sources)
+    let cache = ProbeCache.read(at: workspace.state.probeCache)
+    let folder = PlannedFolder.discover(workspace, formats: .named, cache: { cache }, width: width)
+    var plan = folder.plan
     if let shard = options.shard { plan = plan.part(shard) }
-    plan.problems = (found.problems + plan.problems).sorted()
+    plan.problems = (folder.found.problems + plan.problems).sorted()
     return plan
   }
 
   /// Runs the build in the options' mode: load what the last run left → discover → plan →
-  /// decide what is stale → (`check` stops here) render and write → commit the manifest,
-  /// group folders, caches and accessors (and the contact sheet, when asked for).
+  /// decide what is stale → (`check` stops here) render and write → commit (the manifest,
+  /// group folders, caches and accessors; and the contact sheet, when asked for). Where the
+  /// rendered imagesets go and how the run is recorded is the destination's
+  /// (``destination()``): the catalog, or a shard's part folder.
   public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws
     -> BuildReport
   {
-    if let shard = options.shard { return try runShard(shard, onEvent: onEvent) }
+    let destination = try destination()
     configureVips()
-    let state = try loadPreviousState()
-    let found = SourceDiscovery.discover(workspace, cache: state.probeCache.value, width: width)
-    let plan = planner().plan(found.sources)
+    try destination.prepare()
+    let state = try loadPreviousState(destination)
+    let whole = PlannedFolder.discover(
+      workspace, formats: .named, cache: state.probeCache.value, width: width)
+    let planned = destination.select(whole)
     let previous = try state.build.value()
-    let decision = try decide(plan, found: found, previous: previous, state: state)
-    var report = BuildReport(plan: plan, found: found, decision: decision, workspace: workspace)
-    if options.mode == .check && previous.manifest == nil {
+    let decision = try decide(planned.plan, found: planned.found, previous: previous, state: state)
+    var report = BuildReport(
+      plan: planned.plan, found: planned.found, decision: decision, destination: destination)
+    if options.mode == .check { return check(report, decision, state, planned, previous, onEvent) }
+    for problem in report.problems { onEvent(.problem(problem)) }
+    for note in report.notes { onEvent(.note(note)) }
+    if destination.holdsPreviousBuild {
+      for orphan in decision.orphans { report.removed += destination.remove(orphan) }
+    }
+    let rendered = try renderAndWrite(
+      decision, plan: planned.plan, destination: destination,
+      previous: destination.holdsPreviousBuild ? previous.imageSets : [:], state: state,
+      onEvent: onEvent, report: &report)
+    report.cancelled = cancellation.isCancelled
+    let manifest = try destination.commit(
+      FinishedRun(
+        engine: self, whole: whole, planned: planned, previous: previous, state: state,
+        decision: decision, rendered: rendered, cancelled: report.cancelled))
+    if let manifest, let sheet = options.contactSheet {
+      report.problems += writeContactSheet(of: manifest, to: sheet)
+    }
+    report.problems.sort()
+    Self.discardInBackground(state, whole, previous, decision, rendered, manifest)
+    return report
+  }
+
+  /// Where this run writes: the catalog, or the part folder of `--shard` (a build or
+  /// `--force` only).
+  func destination() throws(ConfigError) -> any BuildDestination {
+    guard let shard = options.shard else { return CatalogDestination(workspace: workspace) }
+    guard options.mode == .build || options.mode == .force else {
+      throw ConfigError(
+        file: "--shard", line: nil, key: "", message: "only build and --force can be sharded")
+    }
+    return try ShardPartDestination(shard: shard, explicit: options.part, workspace: workspace)
+  }
+
+  /// `check`'s end of the run: the report of every difference, the manifest and accessors
+  /// included, and nothing written.
+  private func check(
+    _ report: BuildReport, _ decision: Staleness.Outcome, _ state: PreviousState,
+    _ planned: PlannedFolder, _ previous: PreviousBuild,
+    _ onEvent: @escaping @Sendable (BuildEvent) -> Void
+  ) -> BuildReport {
+    var report = report
+    if previous.manifest == nil {
       report.problems = report.problemsWithoutManifest(foreign: decision.foreign)
     }
     for problem in report.problems { onEvent(.problem(problem)) }
     for note in report.notes { onEvent(.note(note)) }
-    if options.mode == .check {
-      Self.discardInBackground(state, found, plan, previous, decision)
-      var checked = report.checked(decision)
-      checked.stale += stateFileDifferences(
-        decision, previous: previous, catalogUpToDate: checked.stale.isEmpty)
-      return checked
-    }
-
-    let writer = CatalogWriter(catalog: workspace.catalog, config: workspace.config)
-    for orphan in decision.orphans { report.removed += writer.remove(orphan) }
-    let rendered = try renderAndWrite(
-      decision, plan: plan, writer: writer, previous: previous.imageSets, state: state,
-      onEvent: onEvent, report: &report)
-    report.cancelled = cancellation.isCancelled
-    let manifest = try commit(
-      decision, rendered: rendered, previous: previous, state: state, found: found,
-      writer: writer)
-    if let sheet = options.contactSheet {
-      report.problems += writeContactSheet(of: manifest, to: sheet)
-    }
-    report.problems.sort()
-    Self.discardInBackground(state, found, plan, previous, decision, rendered, manifest)
-    return report
+    Self.discardInBackground(state, planned, previous, decision)
+    var checked = report.checked(decision)
+    checked.stale += stateFileDifferences(
+      decision, previous: previous, catalogUpToDate: checked.stale.isEmpty)
+    return checked
   }
 
   /// Frees a run's large values on another thread: the previous manifest, the plan and the
@@ -90,28 +119,11 @@ public struct BuildEngine: Sendable {
     DispatchQueue.global(qos: .utility).async { withExtendedLifetime(box) {} }
   }
 
-  var pendingURL: URL {
-    workspace.manifest.deletingLastPathComponent().appendingPathComponent(
-      ".thumbforge-pending.json")
-  }
-
   var configHash: String {
     guard let file = workspace.configFile,
       let data = FileManager.default.contents(atPath: file.path)
     else { return "" }
     return ContentHash.of(data)
-  }
-
-  func planner() -> Planner {
-    // Only the formats recipes name are asked about: asking loads libvips' format modules
-    // for formats it does not write itself (HEIF), which builds without them never need.
-    let named = Set(
-      workspace.config.recipes.values.compactMap { ImageFormat(rawValue: $0.format.rawValue) })
-    return Planner(
-      config: workspace.config, vipsVersion: Vips.version,
-      savableFormats: Set(named.filter { Vips.canSave($0) }),
-      unsavableReasons: named.contains(.avif)
-        ? [.avif: Vips.avifUnavailableReason ?? ""] : [:])
   }
 
   func configureVips() {

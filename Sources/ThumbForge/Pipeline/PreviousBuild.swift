@@ -16,7 +16,7 @@ struct PreviousBuild: Sendable {
   /// Reads the manifest and looks up its files; throws when the manifest is unreadable.
   static func load(_ workspace: Workspace) throws(ConfigError) -> PreviousBuild {
     let facts = FileFacts.current(at: workspace.manifest.path)
-    var manifest = ManifestCache.read(at: workspace.manifestCache, matching: facts)
+    var manifest = ManifestCache.read(at: workspace.state.manifestCache, matching: facts)
     let staleCacheFacts = manifest == nil ? facts : nil
     if manifest == nil {
       do {

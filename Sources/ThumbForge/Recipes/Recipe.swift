@@ -50,17 +50,9 @@ public struct Recipe: Hashable, Sendable, Codable {
   /// `appicon`: the platforms whose slots the icon set fills, sorted.
   public var iconPlatforms: [IconPlatform]
 
-  /// The defaults of a built-in kind, which reproduce the reference apps: every field
-  /// takes its kind's default from ``RecipeParameter/all``.
-  public static func builtin(_ kind: RecipeKind, name: String? = nil) -> Recipe {
-    var recipe = Recipe(name: name ?? kind.rawValue, kind: kind)
-    for parameter in RecipeParameter.all { parameter.setDefault(&recipe) }
-    return recipe
-  }
-
   /// A recipe whose fields are all overwritten by ``builtin(_:name:)`` (a test checks that
   /// every field has its row in ``RecipeParameter/all``).
-  private init(name: String, kind: RecipeKind) {
+  init(unset name: String, kind: RecipeKind) {
     self.name = name
     self.kind = kind
     size = PointSize(width: 0, height: 0)

@@ -41,14 +41,11 @@ public struct OnDemandFolder: Sendable {
     let signature = FolderSignature.of(workspace)
     let manifestStamp = Self.stamp(of: workspace.manifest)
     let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    let found = SourceDiscovery.discover(
-      workspace, cache: ProbeCache.read(at: workspace.probeCache), width: width)
-    let planner = Planner(
-      config: workspace.config, vipsVersion: Vips.version,
-      savableFormats: Set(ImageFormat.allCases.filter { Vips.canSave($0) }))
-    let plan = planner.plan(found.sources)
+    let folder = PlannedFolder.discover(
+      workspace, formats: .every, cache: { ProbeCache.read(at: workspace.state.probeCache) },
+      width: width)
     var problems: [String: Problem] = [:]
-    for problem in found.problems {
+    for problem in folder.found.problems {
       if let asset = MasterName.assetName(
         ofFile: problem.path, darkSuffix: workspace.config.darkSuffix)
       {
@@ -57,9 +54,9 @@ public struct OnDemandFolder: Sendable {
     }
     let previous = (try? PreviousBuild.load(workspace))?.imageSets ?? [:]
     return OnDemandFolder(
-      workspace: workspace, planner: planner,
+      workspace: workspace, planner: folder.planner,
       jobs: Dictionary(
-        plan.jobs.map { ($0.source.qualifiedName, $0) }, uniquingKeysWith: { a, _ in a }),
+        folder.plan.jobs.map { ($0.source.qualifiedName, $0) }, uniquingKeysWith: { a, _ in a }),
       problems: problems, previous: previous, signature: signature,
       manifestStamp: manifestStamp)
   }

@@ -16,22 +16,15 @@ public enum CatalogMerge {
   public static func run(_ options: MergeOptions) throws -> BuildReport {
     let parts = try ShardParts.load(options.parts)
     let catalog = URL(fileURLWithPath: options.output.standardizedFileURL.path, isDirectory: true)
-    let manifestURL =
-      options.manifest?.standardizedFileURL
-      ?? catalog.deletingLastPathComponent().appendingPathComponent("manifest.json")
-    let previous: Manifest?
-    do { previous = try ManifestStore.read(at: manifestURL) } catch {
-      throw ShardError(
-        "\(manifestURL.path): manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to merge from scratch"
-      )
-    }
-    let pending = PendingList(
-      url: manifestURL.deletingLastPathComponent().appendingPathComponent(
-        ".thumbforge-pending.json"))
+    let state =
+      options.manifest.map { StateFiles(manifest: $0.standardizedFileURL) }
+      ?? StateFiles(folder: catalog.deletingLastPathComponent())
+    let previous = try readPrevious(state.manifest)
+    let pending = PendingList(url: state.pendingList)
     let pendingAtStart = pending.read()
     var report = BuildReport()
     report.catalog = catalog.path
-    report.manifest = manifestURL.path
+    report.manifest = state.manifest.path
     let previousSets = Dictionary(
       (previous?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     let sorted = try sort(
@@ -55,25 +48,46 @@ public enum CatalogMerge {
     for orphan in previous?.imageSets ?? [] where !kept.contains(orphan.folder) {
       report.removed += writer.remove(orphan)
     }
+    try record(
+      entries, of: parts, previous: previous, writer: writer, state: state,
+      pending: (pendingAtStart, pending), swiftFile: options.swiftFile)
+    report.problems.sort()
+    return report
+  }
+
+  /// The manifest of the catalog being merged into (nil: none yet).
+  private static func readPrevious(_ manifest: URL) throws -> Manifest? {
+    do { return try ManifestStore.read(at: manifest) } catch {
+      throw ShardError(
+        "\(manifest.path): manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to merge from scratch"
+      )
+    }
+  }
+
+  /// Records the merged catalog as a build does: group folders, then the manifest (when it
+  /// changed), then the pending list cleared and the Swift accessors written.
+  private static func record(
+    _ entries: [ManifestImageSet], of parts: ShardParts, previous: Manifest?,
+    writer: CatalogWriter, state: StateFiles, pending: (atStart: Set<String>, list: PendingList),
+    swiftFile: URL?
+  ) throws {
     let groups = try writer.writeGroupFolders(
-      of: entries, previousGroups: Set(previous?.groups ?? []), pendingAtStart: pendingAtStart,
-      pending: pending)
+      of: entries, previousGroups: Set(previous?.groups ?? []), pendingAtStart: pending.atStart,
+      pending: pending.list)
     let manifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: parts.first.record.libvipsVersion,
       configHash: parts.first.record.configHash,
-      catalog: Workspace.relativePath(of: catalog, from: manifestURL.deletingLastPathComponent()),
+      catalog: FolderPath.relativePath(of: writer.catalog, from: state.folder),
       groups: Array(groups), imageSets: entries)
-    if manifest != previous || !FileManager.default.fileExists(atPath: manifestURL.path) {
-      try ManifestStore.write(manifest, to: manifestURL)
+    if manifest != previous || !FileManager.default.fileExists(atPath: state.manifest.path) {
+      try ManifestStore.write(manifest, to: state.manifest)
     }
-    if let swiftFile = options.swiftFile {
+    if let swiftFile {
       try SwiftAccessorGenerator.write(
-        manifest, providesNamespace: config.providesNamespace, options: config.swiftAccessors,
-        to: swiftFile)
+        manifest, providesNamespace: writer.config.providesNamespace,
+        options: writer.config.swiftAccessors, to: swiftFile)
     }
-    pending.clear()
-    report.problems.sort()
-    return report
+    pending.list.clear()
   }
 
   /// What to copy from the parts and what to keep from the catalog, after every check.

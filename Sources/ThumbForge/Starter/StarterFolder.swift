@@ -113,7 +113,8 @@ public struct StarterFolder: Sendable {
   /// Refuses a catalog inside the asset folder (discovery would read it as masters beside
   /// their copies) and a folder inside the catalog.
   public static func checkPlacement(catalog: URL, folder: URL) throws(Refusal) {
-    if Workspace.isInside(catalog, folder: folder) || Workspace.isInside(folder, folder: catalog) {
+    if FolderPath.isInside(catalog, folder: folder) || FolderPath.isInside(folder, folder: catalog)
+    {
       throw Refusal(
         description:
           "\(catalog.path) and \(folder.path): the asset folder and the catalog must not contain each other; choose a folder beside the catalog"

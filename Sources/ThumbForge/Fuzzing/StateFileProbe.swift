@@ -95,7 +95,7 @@ package enum StateFileProbe {
     try expect(
       fromCache == manifest,
       "manifest cache round trip: \(manifest) → \(fromCache.map { "\($0)" } ?? "rejected")")
-    let json = directory.appendingPathComponent("manifest.json")
+    let json = StateFiles(folder: directory).manifest
     try write { try ManifestStore.write(manifest, to: json) }
     let fromJSON: Manifest?
     do { fromJSON = try ManifestStore.read(at: json) } catch {

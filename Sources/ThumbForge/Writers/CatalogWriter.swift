@@ -40,7 +40,7 @@ struct CatalogWriter: Sendable {
 
   /// Removes the files the previous version of an imageset listed that are not in `kept`
   /// (a dropped scale).
-  private func removeDropped(_ previous: ManifestImageSet?, keeping kept: Set<String>) {
+  func removeDropped(_ previous: ManifestImageSet?, keeping kept: Set<String>) {
     for old in previous?.outputs ?? [] where !kept.contains(old.path) {
       try? FileManager.default.removeItem(at: catalog.appendingPathComponent(old.path))
     }
@@ -118,34 +118,5 @@ struct CatalogWriter: Sendable {
     {
       try? FileManager.default.removeItem(at: folder)
     }
-  }
-}
-
-extension CatalogWriter {
-  /// Copies one imageset a shard rendered from its part's catalog (`merge`; as hard links
-  /// where the file system allows), checking each file against the hash its manifest
-  /// records; like ``write(set:source:files:previous:)``,
-  /// files the previous version listed but this one does not are removed.
-  func copy(
-    _ entry: ManifestImageSet, from part: URL, previous: ManifestImageSet?, partName: String
-  ) throws {
-    let files =
-      entry.outputs.map { ($0.path, $0.hash) } + [
-        (entry.folder + "/Contents.json", entry.contentsHash)
-      ]
-    for (path, hash) in files {
-      let source = part.appendingPathComponent(path)
-      let bytes = try Data(contentsOf: source)
-      guard ContentHash.of(bytes) == hash else {
-        throw ShardError(
-          "\(partName): \(path) does not match the hash in its manifest: the part is damaged; run the shard again"
-        )
-      }
-      let target = catalog.appendingPathComponent(path).path
-      if !AtomicFile.hardLink(source.path, to: target) {
-        try AtomicFile.write(bytes, to: target, durable: false)
-      }
-    }
-    removeDropped(previous, keeping: Set(entry.outputs.map(\.path)))
   }
 }

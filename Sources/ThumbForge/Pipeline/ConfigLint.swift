@@ -29,9 +29,7 @@ public enum ConfigLint {
     report.configFile = workspace.configFile?.path ?? ""
     report.rules = config.rules.count
     let file = workspace.configFile?.lastPathComponent ?? "configuration"
-    let scan = FolderScanner.scan(folder: workspace.folder, skipping: workspace.skippedPaths)
-    let sorted = MasterCandidates(
-      files: scan.files, folder: workspace.folder, darkSuffix: config.darkSuffix)
+    let (scan, sorted) = SourceDiscovery.candidates(of: workspace)
     let masters = sorted.candidates.map(\.file.relativePath)
     let assets = Set(sorted.candidates.map { ($0.group + [$0.name.asset]).joined(separator: "/") })
     report.notes = sorted.notes

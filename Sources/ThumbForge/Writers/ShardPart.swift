@@ -9,11 +9,13 @@ struct ShardPart: Sendable {
   let catalogName: String
 
   var catalog: URL { folder.appendingPathComponent(catalogName, isDirectory: true) }
-  var manifest: URL { folder.appendingPathComponent("manifest.json") }
-  var record: URL { folder.appendingPathComponent("shard.json") }
-  var pending: URL { folder.appendingPathComponent(".thumbforge-pending.json") }
+  /// The part's manifest, record, pending list and marker (see ``StateFiles``).
+  var state: StateFiles { StateFiles(folder: folder) }
+  var manifest: URL { state.manifest }
+  var record: URL { state.shardRecord }
+  var pending: URL { state.pendingList }
   /// Marks the folder as a part, so that a re-run may empty it and nothing else is emptied.
-  var marker: URL { folder.appendingPathComponent(".thumbforge-part") }
+  var marker: URL { state.partMarker }
 
   /// The part folder of `shard`: the one given, or `shards/I-of-N` beside the manifest.
   /// Refused inside the asset folder, where a build would read it back as masters.
@@ -22,9 +24,9 @@ struct ShardPart: Sendable {
   ) throws(ConfigError) -> ShardPart {
     let folder =
       (explicit?.standardizedFileURL
-      ?? workspace.manifest.deletingLastPathComponent().appendingPathComponent(
-        "shards/\(shard.folderName)")).standardizedFileURL
-    if Workspace.isInside(folder, folder: workspace.folder) {
+      ?? workspace.state.shardsFolder.appendingPathComponent(shard.folderName))
+      .standardizedFileURL
+    if FolderPath.isInside(folder, folder: workspace.folder) {
       throw ConfigError(
         file: "--part", line: nil, key: "",
         message:
@@ -43,13 +45,13 @@ struct ShardPart: Sendable {
       throw ConfigError(
         file: folder.path, line: nil, key: "",
         message:
-          "exists and is not a shard's part folder (no .thumbforge-part); not overwritten: choose an empty or new folder with --part"
+          "exists and is not a shard's part folder (no \(StateFiles.partMarkerName)); not overwritten: choose an empty or new folder with --part"
       )
     }
     do {
-      // shard.json first: a run killed while emptying must not leave a part that looks done.
-      for item in ["shard.json"] + items.filter({ $0 != "shard.json" && $0 != ".thumbforge-part" })
-      {
+      // The record first: a run killed while emptying must not leave a part that looks done.
+      let record = StateFiles.shardRecordName
+      for item in [record] + items.filter({ $0 != record && $0 != StateFiles.partMarkerName }) {
         let path = folder.appendingPathComponent(item).path
         if manager.fileExists(atPath: path) { try manager.removeItem(atPath: path) }
       }

@@ -1,0 +1,107 @@
+internal import Foundation
+internal import Vips
+
+/// A shard's destination (`build --shard I/N`): its part folder. The run discovers and plans
+/// the whole folder (so that every shard splits the same plan the same way), keeps this
+/// shard's jobs, decides them against the catalog the configuration names (read, never
+/// written: a previous merged build makes the shard incremental), renders the stale ones into
+/// the part's catalog, and records the part's manifest and then `shard.json`. See
+/// ``ShardAssignment``; `merge` puts the parts together.
+struct ShardPartDestination: BuildDestination {
+  let shard: Shard
+  let part: ShardPart
+  let writer: CatalogWriter
+
+  /// The destination of `shard`: its part folder (`explicit`, or the default beside the
+  /// manifest), refused inside the asset folder.
+  init(shard: Shard, explicit: URL?, workspace: Workspace) throws(ConfigError) {
+    self.shard = shard
+    part = try ShardPart.resolve(shard, explicit: explicit, workspace: workspace)
+    writer = CatalogWriter(catalog: part.catalog, config: workspace.config)
+  }
+
+  var state: StateFiles { part.state }
+  var catalog: URL { part.catalog }
+  var holdsPreviousBuild: Bool { false }
+
+  /// Empties the part folder (a killed run's files included).
+  func prepare() throws(ConfigError) { try part.prepare() }
+
+  func select(_ folder: PlannedFolder) -> PlannedFolder { folder.part(shard) }
+
+  func write(
+    set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
+  ) throws -> ManifestImageSet {
+    try writer.write(set: set, source: source, files: files, previous: previous)
+  }
+
+  /// A part never removes anything: `merge` removes the catalog's orphans.
+  func remove(_ orphan: ManifestImageSet) -> Int { 0 }
+
+  /// Writes the part's manifest (the imagesets this shard answers for), then its record;
+  /// nothing when the run was interrupted (the part stays unfinished).
+  func commit(_ run: FinishedRun) throws -> Manifest? {
+    guard !run.cancelled else { return nil }
+    let workspace = run.engine.workspace
+    let mine = Set(run.planned.plan.jobs.flatMap { $0.imageSets.map(\.folder) })
+    let others = Set(run.whole.plan.jobs.flatMap { $0.imageSets.map(\.folder) }).subtracting(mine)
+    let (all, written) = BuildEngine.entries(
+      run.decision, rendered: run.rendered, previous: run.previous.imageSets)
+    // Kept entries of sources that failed to load belong to the shard their asset prefers.
+    let entries = all.filter {
+      mine.contains($0.folder) || (!others.contains($0.folder) && shard.answersFor($0.asset))
+    }
+    let configHash = run.engine.configHash
+    try ManifestStore.write(
+      Manifest(
+        toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
+        catalog: part.catalogName, groups: [], imageSets: entries),
+      to: part.manifest)
+    let record = ShardRecord(
+      toolVersion: ToolVersion.current, libvipsVersion: Vips.version, index: shard.index,
+      count: shard.count, configHash: configHash,
+      planDigest: Self.planDigest(run.whole.plan, unusable: run.whole.found.unusable),
+      providesNamespace: workspace.config.providesNamespace, catalogName: part.catalogName,
+      written: written.sorted(),
+      carried: entries.map(\.folder).filter { !written.contains($0) }.sorted())
+    try record.write(to: part.record)
+    run.state.pending.clear()
+    return nil
+  }
+
+  /// A digest of everything a shard's split depends on and every shard must agree on: each
+  /// planned imageset's folder, key and masters, and the files that could not be used.
+  static func planDigest(_ plan: BuildPlan, unusable: Set<String>) -> String {
+    var lines: [String] = []
+    for job in plan.jobs {
+      let sources = job.source.manifestSources.map { "\($0.path)=\($0.hash)" }
+        .joined(separator: ",")
+      for set in job.imageSets { lines.append("\(set.folder)\t\(set.key)\t\(sources)") }
+    }
+    lines += unusable.sorted().map { "unusable\t\($0)" }
+    return ContentHash.of(string: lines.sorted().joined(separator: "\n"))
+  }
+}
+
+extension Shard {
+  /// Whether this shard reports a problem or keeps an entry named `name` (each such thing
+  /// is answered for by exactly one shard: the one the name prefers).
+  func answersFor(_ name: String) -> Bool {
+    ShardAssignment.favourite(of: name, count: count) == index - 1
+  }
+}
+
+extension BuildPlan {
+  /// The jobs (and problems) of one shard, split by ``ShardAssignment``.
+  func part(_ shard: Shard) -> BuildPlan {
+    let items = jobs.map { job in
+      ShardAssignment.Item(
+        name: job.source.qualifiedName,
+        cost: BuildEngine.estimatedCost(of: job, sets: job.imageSets))
+    }
+    let shards = ShardAssignment.assign(items, count: shard.count)
+    return BuildPlan(
+      jobs: zip(jobs, shards).filter { $0.1 == shard.index - 1 }.map(\.0),
+      problems: problems.filter { shard.answersFor($0.path) })
+  }
+}

@@ -57,21 +57,8 @@ func runOne(_ bytes: [UInt8]) -> (checked: Int, problems: [String]) {
   if first >= generatedMode { return runGenerated(Array(bytes.dropFirst())) }
   let ext = extensions[Int(first) % extensions.count]
   _ = removeAtExit
-  let fileManager = FileManager.default
-  try? fileManager.removeItem(at: root)
-  let assets = root.appendingPathComponent("assets", isDirectory: true)
-  let group = assets.appendingPathComponent("Masters", isDirectory: true)
-  do {
-    try fileManager.createDirectory(at: group, withIntermediateDirectories: true)
-    try Data(configuration.utf8).write(to: assets.appendingPathComponent("thumbforge.yml"))
-    // Vector masters have no scale suffix; raster ones are 2x masters.
-    let name = ext == "svg" || ext == "pdf" ? "master.\(ext)" : "master@2x.\(ext)"
-    try Data(bytes.dropFirst()).write(to: group.appendingPathComponent(name))
-  } catch {
-    fail("cannot write the asset folder: \(error)")
-  }
-  let masterPath =
-    "Masters/" + (ext == "svg" || ext == "pdf" ? "master.\(ext)" : "master@2x.\(ext)")
+  let masterPath = "Masters/" + masterName(ext)
+  let assets = writeAssetFolder(master: bytes.dropFirst(), named: masterName(ext))
   var options = BuildOptions(folder: assets)
   options.jobs = 1
   let engine: BuildEngine
@@ -82,38 +69,75 @@ func runOne(_ bytes: [UInt8]) -> (checked: Int, problems: [String]) {
   } catch {
     fail("the build threw instead of reporting: \(error)")
   }
+  checkProblemsAreOneLine(report)
+  let namesMaster = report.problems.contains { $0.path == masterPath }
+  let checked = checkRenderedOutputs(of: engine, namesMaster: namesMaster, masterPath: masterPath)
+  return (checked, report.problems.map(\.description))
+}
+
+/// The master's file name: vector masters have no scale suffix; raster ones are 2x masters.
+func masterName(_ ext: String) -> String {
+  ext == "svg" || ext == "pdf" ? "master.\(ext)" : "master@2x.\(ext)"
+}
+
+/// A fresh asset folder under the scratch tree: the configuration and one master of
+/// `bytes` in `Masters/`; the folder's URL.
+func writeAssetFolder(master bytes: ArraySlice<UInt8>, named name: String) -> URL {
+  let fileManager = FileManager.default
+  try? fileManager.removeItem(at: root)
+  let assets = root.appendingPathComponent("assets", isDirectory: true)
+  let group = assets.appendingPathComponent("Masters", isDirectory: true)
+  do {
+    try fileManager.createDirectory(at: group, withIntermediateDirectories: true)
+    try Data(configuration.utf8).write(to: assets.appendingPathComponent("thumbforge.yml"))
+    try Data(bytes).write(to: group.appendingPathComponent(name))
+  } catch {
+    fail("cannot write the asset folder: \(error)")
+  }
+  return assets
+}
+
+/// Stops when a problem is not one line naming a file.
+func checkProblemsAreOneLine(_ report: BuildReport) {
   for problem in report.problems {
     if problem.path.isEmpty || problem.reason.isEmpty || problem.description.contains("\n") {
       fail("a problem is not one line naming a file: \(problem.description.debugDescription)")
     }
   }
-  let namesMaster = report.problems.contains { $0.path == masterPath }
-  let plan = engine.plan()
+}
+
+/// Checks every rendered (not copied) output of the plan: written with its planned size, or
+/// missing only when a problem names the master (`namesMaster`); the number checked.
+func checkRenderedOutputs(of engine: BuildEngine, namesMaster: Bool, masterPath: String) -> Int {
   var checked = 0
-  for job in plan.jobs {
+  for job in engine.plan().jobs {
     for set in job.imageSets {
       for output in set.outputs where output.mode != .copy {
         let file = engine.workspace.catalog.appendingPathComponent(output.path).path
-        guard fileManager.fileExists(atPath: file) else {
+        guard FileManager.default.fileExists(atPath: file) else {
           if !namesMaster {
             fail("\(output.path) was planned, not written, and no problem names \(masterPath)")
           }
           continue
         }
-        do {
-          let image = try VipsImage.load(path: file)
-          if image.width != output.pixelSize.width || image.height != output.pixelSize.height {
-            fail(
-              "\(output.path) is \(image.width)x\(image.height), planned \(output.pixelSize)")
-          }
-          checked += 1
-        } catch {
-          fail("\(output.path) was written but cannot be read: \(error)")
-        }
+        checkSize(of: file, output: output)
+        checked += 1
       }
     }
   }
-  return (checked, report.problems.map(\.description))
+  return checked
+}
+
+/// Stops when the written output at `file` does not read or is not its planned size.
+func checkSize(of file: String, output: PlannedOutput) {
+  do {
+    let image = try VipsImage.load(path: file)
+    if image.width != output.pixelSize.width || image.height != output.pixelSize.height {
+      fail("\(output.path) is \(image.width)x\(image.height), planned \(output.pixelSize)")
+    }
+  } catch {
+    fail("\(output.path) was written but cannot be read: \(error)")
+  }
 }
 
 /// First bytes from this value on select a generated asset folder.

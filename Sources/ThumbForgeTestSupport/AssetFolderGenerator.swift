@@ -53,134 +53,16 @@ public enum AssetFolderGenerator {
   /// A folder drawn from `random` (a fuzzer's bytes, or a seed).
   public static func make(random r: inout PropertyRandom) throws -> GeneratedAssetFolder {
     try Vips.initialize()
-    let canHEIF = Vips.canSave(.heif)
-    var outputFormats = ["auto", "png", "jpeg", "webp"]
-    if canHEIF { outputFormats.append("heif") }
-
-    // Top-level settings.
-    var top: [String] = ["output: \(output)"]
-    let limit: Int? = r.chance(0.4) ? r.int(20_000...250_000) : nil
-    if let limit { top.append("limit-input-pixels: \(limit)") }
-    var failOn = FailOn.warning
-    if r.chance(0.15) {
-      failOn = r.pick(FailOn.allCases)
-      top.append("fail-on: \(failOn.rawValue)")
-    }
-    if r.chance(0.4) { top.append("master-scale: \(r.int(1...3))") }
-    if r.chance(0.3) {
-      top.append("scales: [" + r.subset([1, 2, 3]).map(String.init).joined(separator: ", ") + "]")
-    }
-    if r.chance(0.3) { top.append("format: \(r.pick(outputFormats))") }
-    if r.chance(0.2) { top.append("quality: \(r.pick([1, 100, r.int(1...100)]))") }
-    if r.chance(0.2) { top.append("optimize-coding: \(r.chance(0.5))") }
-    if r.chance(0.3) { top.append("kernel: \(r.pick(GeneratedRecipe.kernels))") }
-    if r.chance(0.2) { top.append("display-gamut: \(r.pick(["[sRGB]", "[sRGB, display-P3]"]))") }
-    if r.chance(0.3) { top.append("concurrency: \(r.pick([0, 1, 2]))") }
-    if r.chance(0.2) { top.append("provides-namespace: \(r.chance(0.5))") }
-
-    // Recipes: built-ins, some overridden, and presets of every kind.
-    var recipes: [String: GeneratedRecipe] = [:]
-    for kind in ["variants", "fit", "fill", "flag", "tile"] {
-      recipes[kind] = GeneratedRecipe(name: kind, kind: kind, overridesBuiltin: true, keys: [])
-      if r.chance(0.3) {
-        recipes[kind] = GeneratedRecipe.make(
-          name: kind, kind: kind, overridesBuiltin: true, random: &r, formats: outputFormats)
-      }
-    }
-    var presetCount = 0
-    func newPreset(kind: String) -> String {
-      presetCount += 1
-      let name = "\(kind)-\(presetCount)"
-      recipes[name] = GeneratedRecipe.make(
-        name: name, kind: kind, overridesBuiltin: false, random: &r, formats: outputFormats)
-      return name
-    }
-
-    // Groups, each with a rule and masters.
-    var masters: [GeneratedMaster] = []
-    var rules: [String] = []
-    var assetFocus: [String] = []
+    var draft = FolderDraft(canHEIF: Vips.canSave(.heif))
+    draft.drawTopLevel(&r)
+    draft.drawBuiltinRecipes(&r)
     let groupCount = r.int(1...3)
-    for group in 0..<groupCount {
-      let folder = r.pick(["G\(group)", "Group \(group)", "Grüße \(group)"])
-      var names: [String] = []
-      // The first group always has a variants recipe, so that per-scale masters are copied.
-      if group == 0 || r.chance(0.5) {
-        names.append(r.chance(0.5) ? "variants" : newPreset(kind: "variants"))
-      }
-      for _ in 0..<r.int(group == 0 ? 0...2 : 1...3) {
-        let kind = r.pick(GeneratedRecipe.boxedKinds)
-        let name = r.chance(0.4) ? kind : newPreset(kind: kind)
-        if !names.contains(name) { names.append(name) }
-      }
-      var rule = "  - match: \"\(folder)/**\"\n    recipes: [\(names.joined(separator: ", "))]"
-      if r.chance(0.2) { rule += "\n    focus: [\(focusValue(&r)), \(focusValue(&r))]" }
-      rules.append(rule)
-      for index in 0..<r.int(1...4) {
-        var master = randomMaster(
-          path: "\(folder)/g\(group)m\(index)", random: &r, limit: limit, canHEIF: canHEIF)
-        try master.encode(seed: r.int(0...10_000), random: &r)
-        masters.append(master)
-        if r.chance(0.1) {
-          assetFocus.append(
-            "  \"\(folder)/g\(group)m\(index)\": { focus: [\(focusValue(&r)), \(focusValue(&r))] }")
-        }
-        // A dark appearance of the same shape.
-        if r.chance(0.12), !master.isVector {
-          var dark = master
-          dark.path = master.path.replacingOccurrences(
-            of: "/g\(group)m\(index)", with: "/g\(group)m\(index)~dark")
-          dark.damage = r.chance(0.15) ? .truncated(0) : .none
-          try dark.encode(seed: r.int(0...10_000), random: &r)
-          masters.append(dark)
-        }
-      }
-      // Per-scale masters, used as they are (copied) by variants when plain.
-      if group == 0 || r.chance(0.3) {
-        let pairs = r.int(1...2)
-        for pair in 0..<pairs {
-          let points = (r.int(1...60), r.int(1...60))
-          let format: GeneratedMaster.Format = r.chance(0.7) ? .png : .jpeg
-          let layout: GeneratedMaster.Layout =
-            format == .png && r.chance(0.3) ? .rgba : .rgb
-          for scale in r.chance(0.8) ? [2, 3] : [r.int(1...3)] {
-            var master = GeneratedMaster(
-              path: "\(folder)/g\(group)pair\(pair)@\(scale)x.\(format.rawValue)", format: format,
-              width: points.0 * scale, height: points.1 * scale, layout: layout,
-              profile: r.chance(0.15) ? .sRGB : .none, orientation: 1, gps: r.chance(0.25),
-              damage: randomDamage(&r, probability: 0.25))
-            try master.encode(seed: pair * 7 + scale, random: &r)
-            masters.append(master)
-          }
-        }
-      }
-    }
-    // Masters at the root get the default recipes.
-    var defaultRecipes = ["variants"]
-    if r.chance(0.4) {
-      defaultRecipes = ["variants", r.chance(0.5) ? "tile" : newPreset(kind: "fill")]
-    }
-    for index in 0..<r.int(0...2) {
-      var master = randomMaster(path: "root\(index)", random: &r, limit: limit, canHEIF: canHEIF)
-      try master.encode(seed: r.int(0...10_000), random: &r)
-      masters.append(master)
-    }
-
-    var config = top.joined(separator: "\n") + "\n"
-    config += "default-recipes: [\(defaultRecipes.joined(separator: ", "))]\n"
-    config += "rules:\n" + rules.joined(separator: "\n") + "\n"
-    let written = recipes.values.filter { !$0.overridesBuiltin || !$0.keys.isEmpty }
-      .sorted { $0.name < $1.name }
-    if !written.isEmpty {
-      config += "recipes:\n" + written.map { "  " + $0.yaml }.joined(separator: "\n") + "\n"
-    }
-    if !assetFocus.isEmpty { config += "assets:\n" + assetFocus.joined(separator: "\n") + "\n" }
-    return GeneratedAssetFolder(
-      config: config, masters: masters, recipes: recipes, failOn: failOn,
-      limitInputPixels: limit)
+    for group in 0..<groupCount { try draft.drawGroup(group, &r) }
+    try draft.drawRoot(&r)
+    return draft.folder
   }
 
-  private static func focusValue(_ r: inout PropertyRandom) -> String {
+  fileprivate static func focusValue(_ r: inout PropertyRandom) -> String {
     r.pick(["0", "1", "0.5", MasterFileFormats.format3(Double(r.int(0...1000)) / 1000)])
   }
 
@@ -243,5 +125,178 @@ public enum AssetFolderGenerator {
       path: "\(path)\(suffix).\(format.rawValue)", format: format, width: width, height: height,
       layout: profile == .cmyk ? .rgb : layout, profile: profile, orientation: orientation,
       gps: gps, damage: randomDamage(&r, probability: 0.15))
+  }
+}
+
+/// A generated folder being drawn: what ``AssetFolderGenerator/make(random:)`` has drawn so
+/// far. Each step draws from the random source in a fixed order, so that a seed (or a
+/// fuzzer's input) always gives the same folder.
+private struct FolderDraft {
+  let canHEIF: Bool
+  let outputFormats: [String]
+  var top: [String] = ["output: \(AssetFolderGenerator.output)"]
+  var limit: Int?
+  var failOn = FailOn.warning
+  var recipes: [String: GeneratedRecipe] = [:]
+  var presetCount = 0
+  var masters: [GeneratedMaster] = []
+  var rules: [String] = []
+  var assetFocus: [String] = []
+  var defaultRecipes = ["variants"]
+
+  init(canHEIF: Bool) {
+    self.canHEIF = canHEIF
+    outputFormats = ["auto", "png", "jpeg", "webp"] + (canHEIF ? ["heif"] : [])
+  }
+
+  /// Top-level settings, each present by chance.
+  mutating func drawTopLevel(_ r: inout PropertyRandom) {
+    limit = r.chance(0.4) ? r.int(20_000...250_000) : nil
+    if let limit { top.append("limit-input-pixels: \(limit)") }
+    if r.chance(0.15) {
+      failOn = r.pick(FailOn.allCases)
+      top.append("fail-on: \(failOn.rawValue)")
+    }
+    if r.chance(0.4) { top.append("master-scale: \(r.int(1...3))") }
+    if r.chance(0.3) {
+      top.append("scales: [" + r.subset([1, 2, 3]).map(String.init).joined(separator: ", ") + "]")
+    }
+    if r.chance(0.3) { top.append("format: \(r.pick(outputFormats))") }
+    if r.chance(0.2) { top.append("quality: \(r.pick([1, 100, r.int(1...100)]))") }
+    if r.chance(0.2) { top.append("optimize-coding: \(r.chance(0.5))") }
+    if r.chance(0.3) { top.append("kernel: \(r.pick(GeneratedRecipe.kernels))") }
+    if r.chance(0.2) { top.append("display-gamut: \(r.pick(["[sRGB]", "[sRGB, display-P3]"]))") }
+    if r.chance(0.3) { top.append("concurrency: \(r.pick([0, 1, 2]))") }
+    if r.chance(0.2) { top.append("provides-namespace: \(r.chance(0.5))") }
+  }
+
+  /// The built-in recipes, some overridden.
+  mutating func drawBuiltinRecipes(_ r: inout PropertyRandom) {
+    for kind in ["variants", "fit", "fill", "flag", "tile"] {
+      recipes[kind] = GeneratedRecipe(name: kind, kind: kind, overridesBuiltin: true, keys: [])
+      if r.chance(0.3) {
+        recipes[kind] = GeneratedRecipe.make(
+          name: kind, kind: kind, overridesBuiltin: true, random: &r, formats: outputFormats)
+      }
+    }
+  }
+
+  /// A new preset of `kind` (named `kind-N`), drawn; its name.
+  mutating func newPreset(kind: String, _ r: inout PropertyRandom) -> String {
+    presetCount += 1
+    let name = "\(kind)-\(presetCount)"
+    recipes[name] = GeneratedRecipe.make(
+      name: name, kind: kind, overridesBuiltin: false, random: &r, formats: outputFormats)
+    return name
+  }
+
+  /// Group `group`: a folder with a rule naming its recipes, its masters, and maybe
+  /// per-scale masters.
+  mutating func drawGroup(_ group: Int, _ r: inout PropertyRandom) throws {
+    let folder = r.pick(["G\(group)", "Group \(group)", "Grüße \(group)"])
+    drawRule(for: folder, group: group, &r)
+    for index in 0..<r.int(1...4) {
+      try drawMaster(index, in: folder, group: group, &r)
+    }
+    // Per-scale masters, used as they are (copied) by variants when plain.
+    if group == 0 || r.chance(0.3) {
+      try drawPerScaleMasters(in: folder, group: group, &r)
+    }
+  }
+
+  /// The rule of a group's folder: its recipes (built-ins or new presets), maybe a focus.
+  mutating func drawRule(for folder: String, group: Int, _ r: inout PropertyRandom) {
+    var names: [String] = []
+    // The first group always has a variants recipe, so that per-scale masters are copied.
+    if group == 0 || r.chance(0.5) {
+      names.append(r.chance(0.5) ? "variants" : newPreset(kind: "variants", &r))
+    }
+    for _ in 0..<r.int(group == 0 ? 0...2 : 1...3) {
+      let kind = r.pick(GeneratedRecipe.boxedKinds)
+      let name = r.chance(0.4) ? kind : newPreset(kind: kind, &r)
+      if !names.contains(name) { names.append(name) }
+    }
+    var rule = "  - match: \"\(folder)/**\"\n    recipes: [\(names.joined(separator: ", "))]"
+    if r.chance(0.2) {
+      rule +=
+        "\n    focus: [\(AssetFolderGenerator.focusValue(&r)), \(AssetFolderGenerator.focusValue(&r))]"
+    }
+    rules.append(rule)
+  }
+
+  /// Master `index` of a group, maybe with its own focus and a dark appearance.
+  mutating func drawMaster(_ index: Int, in folder: String, group: Int, _ r: inout PropertyRandom)
+    throws
+  {
+    var master = AssetFolderGenerator.randomMaster(
+      path: "\(folder)/g\(group)m\(index)", random: &r, limit: limit, canHEIF: canHEIF)
+    try master.encode(seed: r.int(0...10_000), random: &r)
+    masters.append(master)
+    if r.chance(0.1) {
+      assetFocus.append(
+        "  \"\(folder)/g\(group)m\(index)\": { focus: [\(AssetFolderGenerator.focusValue(&r)), \(AssetFolderGenerator.focusValue(&r))] }"
+      )
+    }
+    // A dark appearance of the same shape.
+    if r.chance(0.12), !master.isVector {
+      var dark = master
+      dark.path = master.path.replacingOccurrences(
+        of: "/g\(group)m\(index)", with: "/g\(group)m\(index)~dark")
+      dark.damage = r.chance(0.15) ? .truncated(0) : .none
+      try dark.encode(seed: r.int(0...10_000), random: &r)
+      masters.append(dark)
+    }
+  }
+
+  /// One or two assets with a master per scale (`Name@2x`, `Name@3x`, or one scale).
+  mutating func drawPerScaleMasters(in folder: String, group: Int, _ r: inout PropertyRandom)
+    throws
+  {
+    let pairs = r.int(1...2)
+    for pair in 0..<pairs {
+      let points = (r.int(1...60), r.int(1...60))
+      let format: GeneratedMaster.Format = r.chance(0.7) ? .png : .jpeg
+      let layout: GeneratedMaster.Layout =
+        format == .png && r.chance(0.3) ? .rgba : .rgb
+      for scale in r.chance(0.8) ? [2, 3] : [r.int(1...3)] {
+        var master = GeneratedMaster(
+          path: "\(folder)/g\(group)pair\(pair)@\(scale)x.\(format.rawValue)", format: format,
+          width: points.0 * scale, height: points.1 * scale, layout: layout,
+          profile: r.chance(0.15) ? .sRGB : .none, orientation: 1, gps: r.chance(0.25),
+          damage: AssetFolderGenerator.randomDamage(&r, probability: 0.25))
+        try master.encode(seed: pair * 7 + scale, random: &r)
+        masters.append(master)
+      }
+    }
+  }
+
+  /// Masters at the root, which get the default recipes (maybe more than `variants`).
+  mutating func drawRoot(_ r: inout PropertyRandom) throws {
+    if r.chance(0.4) {
+      let second = r.chance(0.5) ? "tile" : newPreset(kind: "fill", &r)
+      defaultRecipes = ["variants", second]
+    }
+    for index in 0..<r.int(0...2) {
+      var master = AssetFolderGenerator.randomMaster(
+        path: "root\(index)", random: &r, limit: limit, canHEIF: canHEIF)
+      try master.encode(seed: r.int(0...10_000), random: &r)
+      masters.append(master)
+    }
+  }
+
+  /// The folder drawn: its configuration written out.
+  var folder: GeneratedAssetFolder {
+    var config = top.joined(separator: "\n") + "\n"
+    config += "default-recipes: [\(defaultRecipes.joined(separator: ", "))]\n"
+    config += "rules:\n" + rules.joined(separator: "\n") + "\n"
+    let written = recipes.values.filter { !$0.overridesBuiltin || !$0.keys.isEmpty }
+      .sorted { $0.name < $1.name }
+    if !written.isEmpty {
+      config += "recipes:\n" + written.map { "  " + $0.yaml }.joined(separator: "\n") + "\n"
+    }
+    if !assetFocus.isEmpty { config += "assets:\n" + assetFocus.joined(separator: "\n") + "\n" }
+    return GeneratedAssetFolder(
+      config: config, masters: masters, recipes: recipes, failOn: failOn,
+      limitInputPixels: limit)
   }
 }

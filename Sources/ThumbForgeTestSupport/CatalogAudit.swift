@@ -88,6 +88,9 @@ public struct CatalogAudit {
     return violations
   }
 
+  /// What is wrong with one output file: missing, not decoding in full, another size than
+  /// the manifest's, another format than its extension, not 8-bit, a flag without alpha, or
+  /// metadata it should not carry.
   private func check(
     output path: String, at url: URL, width: Int, height: Int, flag: Bool, keepsMetadata: Bool,
     recipe: String
@@ -108,11 +111,24 @@ public struct CatalogAudit {
         "\(path) (\(recipe)) is \(image.width)x\(image.height), the manifest says \(width)x\(height)"
       )
     }
+    let ext = url.pathExtension.lowercased()
+    found += formatViolations(image, path: path, ext: ext, flag: flag, recipe: recipe)
+    if !keepsMetadata {
+      found += metadataViolations(image, path: path, ext: ext, recipe: recipe)
+    }
+    return found
+  }
+
+  /// An output read by another loader than its extension says, with an unexpected
+  /// extension, not 8-bit, or a flag without alpha.
+  private func formatViolations(
+    _ image: VipsImage, path: String, ext: String, flag: Bool, recipe: String
+  ) -> [String] {
+    var found: [String] = []
     let loaders = [
       "png": "pngload", "jpg": "jpegload", "webp": "webpload", "heic": "heifload",
       "svg": "svgload", "pdf": "pdfload",
     ]
-    let ext = url.pathExtension.lowercased()
     if let expected = loaders[ext], let loader = image.loader, !loader.hasPrefix(expected) {
       found.append("\(path) (\(recipe)) is named .\(ext) but is read by \(loader)")
     } else if loaders[ext] == nil {
@@ -125,30 +141,35 @@ public struct CatalogAudit {
     if flag && !image.hasAlpha && ext != "webp" {
       found.append("\(path) (\(recipe)) is a flag without alpha")
     }
+    return found
+  }
+
+  /// Metadata an output of a recipe that strips it still carries: the master's, or a block
+  /// the encoder added (except where the README documents it).
+  private func metadataViolations(_ image: VipsImage, path: String, ext: String, recipe: String)
+    -> [String]
+  {
+    guard image.hasMetadata else { return [] }
     // Under libvips 8.14 a Display P3 sibling in JPEG or HEIF keeps its profile only by not
     // stripping, and the encoder then writes a minimal EXIF block of its own (README): the
     // master's metadata must still be gone.
     let minimalBlockAllowed =
       path.contains("~P3") && ["jpg", "heic"].contains(ext) && !Vips.canKeepOnlyProfile
-    if !keepsMetadata && image.hasMetadata {
-      // The master's own metadata (the generator's camera make, GPS position, comment), or
-      // a block the encoder added.
-      let fromMaster = [
-        "exif-ifd0-Make", "exif-ifd3-GPSLatitude", "png-comment-0-Comment", "xmp-data",
-      ].contains { image.stringField($0) != nil || image.intField($0) != nil }
-      if allowsWebPMetadata && ext == "webp" {
-        // Tolerated on request: see allowsWebPMetadata.
-      } else if fromMaster {
-        found.append("\(path) (\(recipe)) keeps the master's metadata (EXIF, comments)")
-      } else if minimalBlockAllowed {
-        // Documented: see minimalBlockAllowed.
-      } else {
-        found.append(
-          "\(path) (\(recipe)) carries metadata its master does not have (an EXIF block the encoder wrote)"
-        )
-      }
+    // The master's own metadata (the generator's camera make, GPS position, comment), or
+    // a block the encoder added.
+    let fromMaster = [
+      "exif-ifd0-Make", "exif-ifd3-GPSLatitude", "png-comment-0-Comment", "xmp-data",
+    ].contains { image.stringField($0) != nil || image.intField($0) != nil }
+    if allowsWebPMetadata && ext == "webp" {
+      return []  // Tolerated on request: see allowsWebPMetadata.
+    } else if fromMaster {
+      return ["\(path) (\(recipe)) keeps the master's metadata (EXIF, comments)"]
+    } else if minimalBlockAllowed {
+      return []  // Documented: see minimalBlockAllowed.
     }
-    return found
+    return [
+      "\(path) (\(recipe)) carries metadata its master does not have (an EXIF block the encoder wrote)"
+    ]
   }
 
   /// Imagesets whose `Contents.json` and files differ, and image files the manifest does

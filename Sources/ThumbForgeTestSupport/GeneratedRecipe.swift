@@ -35,11 +35,43 @@ public struct GeneratedRecipe: Sendable {
     name: String, kind: String, overridesBuiltin: Bool, random r: inout PropertyRandom,
     formats: [String]
   ) -> GeneratedRecipe {
-    var keys: [(String, String)] = []
-    func maybe(_ key: String, p: Double = 0.35, _ value: () -> String) {
-      if r.chance(p) { keys.append((key, value())) }
+    var draw = KeyDraw()
+    let size = draw.size(kind: kind, &r)
+    draw.maybe("scales", &r) {
+      "[" + $0.subset([1, 2, 3]).map(String.init).joined(separator: ", ") + "]"
     }
-    let boxed = boxedKinds.contains(kind)
+    if ["fill", "flag", "tile"].contains(kind) {
+      draw.maybe("gravity", p: 0.5, &r) { $0.pick(gravities) }
+    }
+    if kind == "fit" { draw.maybe("pad", p: 0.5, &r) { $0.chance(0.5) ? "true" : "false" } }
+    draw.maybe("background", &r) { $0.pick(colours) }
+    if boxedKinds.contains(kind) { draw.shape(kind: kind, size: size, &r) }
+    draw.maybe("kernel", &r) { $0.pick(kernels) }
+    if kind == "variants" {
+      draw.maybe("keep-vector", p: 0.3, &r) { $0.chance(0.5) ? "true" : "false" }
+    }
+    draw.encoding(kind: kind, formats: formats, &r)
+    draw.catalog(&r)
+    return GeneratedRecipe(
+      name: name, kind: kind, overridesBuiltin: overridesBuiltin, keys: draw.keys)
+  }
+}
+
+/// The keys of a recipe being drawn, in the order they are drawn (which a seed fixes).
+private struct KeyDraw {
+  var keys: [(String, String)] = []
+
+  /// Adds `key` with a value drawn by `value`, with probability `p`.
+  mutating func maybe(
+    _ key: String, p: Double = 0.35, _ r: inout PropertyRandom,
+    _ value: (inout PropertyRandom) -> String
+  ) {
+    if r.chance(p) { keys.append((key, value(&r))) }
+  }
+
+  /// The box of a boxed kind (`fit`, `fill`, `flag`, `tile`), usually set: square, small, or
+  /// now and then long and thin; the kind's default when not set.
+  mutating func size(kind: String, _ r: inout PropertyRandom) -> (Double, Double) {
     var size: (Double, Double) =
       switch kind {
       case "fit": (400, 400)
@@ -47,61 +79,67 @@ public struct GeneratedRecipe: Sendable {
       case "flag": (40, 25)
       default: (300, 300)
       }
-    if boxed && r.chance(0.8) {
-      if r.chance(0.2) {
-        let side = r.pick(sides)
-        size = (side, side)
-        keys.append(("size", MasterFileFormats.format3(side)))
-      } else {
-        // Mostly small boxes (cheap renders); now and then a long, thin one.
-        size =
-          r.chance(0.05)
-          ? (r.chance(0.5) ? (1, 1500) : (1500, 1)) : (r.pick(sides), r.pick(sides))
-        keys.append(
-          ("size", "[\(MasterFileFormats.format3(size.0)), \(MasterFileFormats.format3(size.1))]"))
-      }
+    guard GeneratedRecipe.boxedKinds.contains(kind) && r.chance(0.8) else { return size }
+    if r.chance(0.2) {
+      let side = r.pick(GeneratedRecipe.sides)
+      size = (side, side)
+      keys.append(("size", MasterFileFormats.format3(side)))
+    } else {
+      // Mostly small boxes (cheap renders); now and then a long, thin one.
+      size =
+        r.chance(0.05)
+        ? (r.chance(0.5) ? (1, 1500) : (1500, 1))
+        : (r.pick(GeneratedRecipe.sides), r.pick(GeneratedRecipe.sides))
+      keys.append(
+        ("size", "[\(MasterFileFormats.format3(size.0)), \(MasterFileFormats.format3(size.1))]"))
     }
-    maybe("scales") { "[" + r.subset([1, 2, 3]).map(String.init).joined(separator: ", ") + "]" }
-    if ["fill", "flag", "tile"].contains(kind) { maybe("gravity", p: 0.5) { r.pick(gravities) } }
-    if kind == "fit" { maybe("pad", p: 0.5) { r.chance(0.5) ? "true" : "false" } }
-    maybe("background") { r.pick(colours) }
-    if boxed {
-      let short = min(size.0, size.1)
-      // The tool refuses a radius over half the short side and a stroke that leaves no room.
-      var radius = kind == "flag" ? 5.0 : 0
-      if r.chance(0.5) || radius > short / 2 {
-        let choices = [
-          0, short / 2, (short / 2 * Double(r.int(1...99)) / 100 * 100).rounded() / 100,
-        ]
-        radius = min(r.pick(choices), short / 2)
-        keys.append(("radius", MasterFileFormats.format3(radius)))
-      }
-      maybe("corner-style") { r.pick(["circular", "continuous"]) }
-      var stroke = kind == "flag" ? 1.0 : 0
-      if r.chance(0.5) || (stroke > 0 && stroke * 2 >= short) {
-        let large = ((short / 2) * 0.9 * 100).rounded(.down) / 100
-        var choices: [Double] = [0]
-        if 2 < short { choices.append(1) }
-        if large > 0 && large * 2 < short { choices.append(large) }
-        stroke = r.pick(choices)
-        keys.append(("stroke-width", MasterFileFormats.format3(stroke)))
-      }
-      maybe("stroke-color") { r.pick(colours) }
-      maybe("stroke-alignment", p: 0.5) { r.pick(["inside", "center"]) }
-      maybe("upscale", p: 0.5) { r.pick(["warn", "never", "allow", "keep"]) }
+    return size
+  }
+
+  /// The mask and border keys of a boxed kind, and `upscale`: a radius and a stroke the tool
+  /// accepts for `size` (it refuses a radius over half the short side and a stroke that
+  /// leaves no room).
+  mutating func shape(kind: String, size: (Double, Double), _ r: inout PropertyRandom) {
+    let short = min(size.0, size.1)
+    let radius = kind == "flag" ? 5.0 : 0
+    if r.chance(0.5) || radius > short / 2 {
+      let choices = [
+        0, short / 2, (short / 2 * Double(r.int(1...99)) / 100 * 100).rounded() / 100,
+      ]
+      keys.append(("radius", MasterFileFormats.format3(min(r.pick(choices), short / 2))))
     }
-    maybe("kernel") { r.pick(kernels) }
-    if kind == "variants" { maybe("keep-vector", p: 0.3) { r.chance(0.5) ? "true" : "false" } }
-    maybe("format", p: 0.4) {
-      kind == "flag" ? r.pick(formats.filter { $0 != "jpeg" }) : r.pick(formats)
+    maybe("corner-style", &r) { $0.pick(["circular", "continuous"]) }
+    let stroke = kind == "flag" ? 1.0 : 0
+    if r.chance(0.5) || (stroke > 0 && stroke * 2 >= short) {
+      let large = ((short / 2) * 0.9 * 100).rounded(.down) / 100
+      var choices: [Double] = [0]
+      if 2 < short { choices.append(1) }
+      if large > 0 && large * 2 < short { choices.append(large) }
+      keys.append(("stroke-width", MasterFileFormats.format3(r.pick(choices))))
     }
-    maybe("quality", p: 0.3) { r.pick(["1", "100", String(r.int(1...100))]) }
-    maybe("optimize-coding", p: 0.2) { r.chance(0.5) ? "true" : "false" }
-    maybe("keep-metadata", p: 0.4) { r.chance(0.5) ? "true" : "false" }
-    maybe("template-rendering-intent", p: 0.15) { r.pick(["original", "template"]) }
-    maybe("compression-type", p: 0.15) { r.pick(["lossless", "lossy", "gpu-optimized-best"]) }
-    maybe("preserves-vector-representation", p: 0.15) { r.chance(0.5) ? "true" : "false" }
-    maybe("display-gamut", p: 0.3) { r.pick(["[sRGB]", "[sRGB, display-P3]"]) }
-    return GeneratedRecipe(name: name, kind: kind, overridesBuiltin: overridesBuiltin, keys: keys)
+    maybe("stroke-color", &r) { $0.pick(GeneratedRecipe.colours) }
+    maybe("stroke-alignment", p: 0.5, &r) { $0.pick(["inside", "center"]) }
+    maybe("upscale", p: 0.5, &r) { $0.pick(["warn", "never", "allow", "keep"]) }
+  }
+
+  /// The encoding keys: `format` (never JPEG for a flag, which needs alpha), `quality`,
+  /// `optimize-coding`, `keep-metadata`.
+  mutating func encoding(kind: String, formats: [String], _ r: inout PropertyRandom) {
+    maybe("format", p: 0.4, &r) { random in
+      kind == "flag" ? random.pick(formats.filter { $0 != "jpeg" }) : random.pick(formats)
+    }
+    maybe("quality", p: 0.3, &r) { $0.pick(["1", "100", String($0.int(1...100))]) }
+    maybe("optimize-coding", p: 0.2, &r) { $0.chance(0.5) ? "true" : "false" }
+    maybe("keep-metadata", p: 0.4, &r) { $0.chance(0.5) ? "true" : "false" }
+  }
+
+  /// The keys that change only `Contents.json`, and `display-gamut`.
+  mutating func catalog(_ r: inout PropertyRandom) {
+    maybe("template-rendering-intent", p: 0.15, &r) { $0.pick(["original", "template"]) }
+    maybe("compression-type", p: 0.15, &r) {
+      $0.pick(["lossless", "lossy", "gpu-optimized-best"])
+    }
+    maybe("preserves-vector-representation", p: 0.15, &r) { $0.chance(0.5) ? "true" : "false" }
+    maybe("display-gamut", p: 0.3, &r) { $0.pick(["[sRGB]", "[sRGB, display-P3]"]) }
   }
 }

@@ -141,6 +141,7 @@ enum VipsOperation {
       UnsafeMutableRawPointer(objectClass).assumingMemoryBound(to: GObjectClass.self), key)
   }
 
+  /// Sets the operation's argument `key` to `argument`, converted to the argument's type.
   private static func set(
     _ op: UnsafeMutablePointer<CVips.VipsOperation>, _ key: String, _ argument: VipsValue,
     operation: String
@@ -149,73 +150,121 @@ enum VipsOperation {
       throw VipsError(context: operation, message: "no argument named '\(key)'")
     }
     let type = spec.pointee.value_type
-    let fundamental = g_type_fundamental(type)
     var value = GValue()
     g_value_init(&value, type)
     defer { g_value_unset(&value) }
+    try store(argument, in: &value, type: type, key: key, operation: operation)
+    g_object_set_property(gobject(op), key, &value)
+  }
 
-    func mismatch() -> VipsError {
-      VipsError(context: operation, message: "argument '\(key)' has the wrong type")
-    }
+  /// The error of an argument whose Swift value does not fit the property's type.
+  private static func mismatch(_ key: String, operation: String) -> VipsError {
+    VipsError(context: operation, message: "argument '\(key)' has the wrong type")
+  }
 
+  /// Stores `argument` in `value`, initialised to the property's `type`: numbers become the
+  /// property's number type (range-checked), texts its enum, flags or string.
+  private static func store(
+    _ argument: VipsValue, in value: inout GValue, type: GType, key: String, operation: String
+  ) throws(VipsError) {
+    let fundamental = g_type_fundamental(type)
     switch argument {
     case .int(let number):
-      switch fundamental {
-      case cvips_type_int():
-        g_value_set_int(&value, try PixelCount.int32(number, "\(operation) \(key)"))
-      case cvips_type_uint64(): g_value_set_uint64(&value, guint64(max(0, number)))
-      case cvips_type_double(): g_value_set_double(&value, Double(number))
-      case cvips_type_boolean(): g_value_set_boolean(&value, number != 0 ? 1 : 0)
-      case cvips_type_enum():
-        g_value_set_enum(&value, try PixelCount.int32(number, "\(operation) \(key)"))
-      default: throw mismatch()
-      }
+      try store(int: number, in: &value, fundamental: fundamental, key: key, operation: operation)
     case .double(let number):
-      switch fundamental {
-      case cvips_type_double(): g_value_set_double(&value, number)
-      case cvips_type_int():
-        g_value_set_int(&value, try PixelCount.int32(rounding: number, "\(operation) \(key)"))
-      default: throw mismatch()
-      }
+      try store(
+        double: number, in: &value, fundamental: fundamental, key: key, operation: operation)
     case .bool(let flag):
-      guard fundamental == cvips_type_boolean() else { throw mismatch() }
+      guard fundamental == cvips_type_boolean() else { throw mismatch(key, operation: operation) }
       g_value_set_boolean(&value, flag ? 1 : 0)
     case .string(let text):
-      switch fundamental {
-      case cvips_type_enum():
-        let number = vips_enum_from_nick(operation, type, text)
-        if number < 0 { throw VipsError.fromBuffer(context: operation) }
-        g_value_set_enum(&value, number)
-      case cvips_type_flags():
-        let number = vips_flags_from_nick(operation, type, text)
-        if number < 0 { throw VipsError.fromBuffer(context: operation) }
-        g_value_set_flags(&value, UInt32(number))
-      case cvips_type_string():
-        g_value_set_string(&value, text)
-      default: throw mismatch()
-      }
+      try store(string: text, in: &value, type: type, key: key, operation: operation)
     case .image(let image):
       g_value_set_object(&value, image.pointer)
     case .images(let images):
-      vips_value_set_array_image(&value, Int32(images.count))
-      guard let slots = vips_value_get_array_image(&value, nil) else { throw mismatch() }
-      for (index, image) in images.enumerated() {
-        g_object_ref(image.pointer)
-        slots[index] = image.pointer
-      }
+      try store(images: images, in: &value, key: key, operation: operation)
     case .doubles(let numbers):
       numbers.withUnsafeBufferPointer { buffer in
         vips_value_set_array_double(&value, buffer.baseAddress, Int32(buffer.count))
       }
     case .bytes(let bytes):
-      let blob = bytes.withUnsafeBytes { buffer in
-        vips_blob_copy(buffer.baseAddress, buffer.count)
-      }
-      guard let blob else { throw mismatch() }
-      g_value_set_boxed(&value, blob)
-      vips_area_unref(UnsafeMutableRawPointer(blob).assumingMemoryBound(to: VipsArea.self))
+      try store(bytes: bytes, in: &value, key: key, operation: operation)
     }
-    g_object_set_property(gobject(op), key, &value)
+  }
+
+  /// An integer as an int (range-checked), uint64 (negatives as 0), double, boolean or enum.
+  private static func store(
+    int number: Int, in value: inout GValue, fundamental: GType, key: String, operation: String
+  ) throws(VipsError) {
+    switch fundamental {
+    case cvips_type_int():
+      g_value_set_int(&value, try PixelCount.int32(number, "\(operation) \(key)"))
+    case cvips_type_uint64(): g_value_set_uint64(&value, guint64(max(0, number)))
+    case cvips_type_double(): g_value_set_double(&value, Double(number))
+    case cvips_type_boolean(): g_value_set_boolean(&value, number != 0 ? 1 : 0)
+    case cvips_type_enum():
+      g_value_set_enum(&value, try PixelCount.int32(number, "\(operation) \(key)"))
+    default: throw mismatch(key, operation: operation)
+    }
+  }
+
+  /// A double as a double, or rounded as an int (range-checked).
+  private static func store(
+    double number: Double, in value: inout GValue, fundamental: GType, key: String,
+    operation: String
+  ) throws(VipsError) {
+    switch fundamental {
+    case cvips_type_double(): g_value_set_double(&value, number)
+    case cvips_type_int():
+      g_value_set_int(&value, try PixelCount.int32(rounding: number, "\(operation) \(key)"))
+    default: throw mismatch(key, operation: operation)
+    }
+  }
+
+  /// A text as an enum or flags value by nickname (libvips' error when it names none), or as
+  /// a string.
+  private static func store(
+    string text: String, in value: inout GValue, type: GType, key: String, operation: String
+  ) throws(VipsError) {
+    switch g_type_fundamental(type) {
+    case cvips_type_enum():
+      let number = vips_enum_from_nick(operation, type, text)
+      if number < 0 { throw VipsError.fromBuffer(context: operation) }
+      g_value_set_enum(&value, number)
+    case cvips_type_flags():
+      let number = vips_flags_from_nick(operation, type, text)
+      if number < 0 { throw VipsError.fromBuffer(context: operation) }
+      g_value_set_flags(&value, UInt32(number))
+    case cvips_type_string():
+      g_value_set_string(&value, text)
+    default: throw mismatch(key, operation: operation)
+    }
+  }
+
+  /// An array of images, each referenced once more for the array.
+  private static func store(
+    images: [VipsImage], in value: inout GValue, key: String, operation: String
+  ) throws(VipsError) {
+    vips_value_set_array_image(&value, Int32(images.count))
+    guard let slots = vips_value_get_array_image(&value, nil) else {
+      throw mismatch(key, operation: operation)
+    }
+    for (index, image) in images.enumerated() {
+      g_object_ref(image.pointer)
+      slots[index] = image.pointer
+    }
+  }
+
+  /// Bytes as a blob (copied; the value holds the only reference).
+  private static func store(
+    bytes: [UInt8], in value: inout GValue, key: String, operation: String
+  ) throws(VipsError) {
+    let blob = bytes.withUnsafeBytes { buffer in
+      vips_blob_copy(buffer.baseAddress, buffer.count)
+    }
+    guard let blob else { throw mismatch(key, operation: operation) }
+    g_value_set_boxed(&value, blob)
+    vips_area_unref(UnsafeMutableRawPointer(blob).assumingMemoryBound(to: VipsArea.self))
   }
 }
 

@@ -27,60 +27,95 @@ struct Planner: Sendable {
   /// source already has gets no imageset at all until the clash is gone (a half-written asset
   /// would hide the problem behind a catalog that builds), and the problem says what fixes it.
   func plan(_ sources: [AssetSource]) -> BuildPlan {
+    let (chosen, problems) = chooseImageSets(sources)
+    return BuildPlan(jobs: planJobs(chosen), problems: problems.sorted())
+  }
+
+  /// The imagesets of every source, chosen one source at a time in name order (so that the
+  /// first in that order keeps a lookup name two sources share), with the problems of name
+  /// clashes and of formats this libvips cannot write.
+  private func chooseImageSets(_ sources: [AssetSource]) -> (
+    chosen: [ChosenSets], problems: [Problem]
+  ) {
     var chosen: [ChosenSets] = []
     var problems: [Problem] = []
-    var claimed: [String: (source: AssetSource, recipe: String)] = [:]  // lookup name → claimer
+    var claimed: [String: Claim] = [:]  // lookup name → claimer
     let globs = ruleGlobs
     for source in sources.sorted(by: { $0.qualifiedName < $1.qualifiedName }) {
-      var sets: [(recipe: Recipe, name: String, focus: FocusPoint?)] = []
-      var clashes: [Problem] = []
-      var mine: [String: String] = [:]  // this source's lookup names → recipe
-      let rule = self.rule(for: source, globs: globs)
-      let primary = source.masters[0].path
-      for name in rule?.recipes ?? config.defaultRecipes {
-        guard let recipe = config.recipes[name] else { continue }
-        let setName = config.imageSetName(asset: source.name, recipe: name)
-        let lookup =
-          config.providesNamespace ? (source.group + [setName]).joined(separator: "/") : setName
-        if let other = claimed[lookup] {
-          clashes.append(
-            NameClash(
-              setName: setName, source: source, recipe: name, other: other.source,
-              otherRecipe: other.recipe, providesNamespace: config.providesNamespace
-            ).problem)
-          continue
-        }
-        if let otherRecipe = mine[lookup] {
-          clashes.append(
-            Problem(
-              path: primary,
-              reason:
-                "recipes '\(otherRecipe)' and '\(name)' both name their imageset '\(setName)'; give the naming template 'recipe' a {recipe} placeholder (naming: { recipe: \"{asset}-{recipe}\" }); nothing of \(source.qualifiedName) is written until then"
-            ))
-          continue
-        }
-        mine[lookup] = name
-        if recipe.format != .auto, let format = ImageFormat(rawValue: recipe.format.rawValue),
-          !savableFormats.contains(format)
-        {
-          problems.append(
-            Problem(
-              path: primary,
-              reason: format == .avif
-                ? "recipe '\(name)': AVIF encoding is unavailable: \(unsavableReasons[.avif] ?? "this libvips cannot write AVIF")"
-                : "recipe '\(name)': this libvips cannot write \(format.rawValue)"))
-          continue
-        }
-        sets.append((recipe, setName, config.assetFocus[source.qualifiedName] ?? rule?.focus))
-      }
-      if !clashes.isEmpty {
-        problems += clashes
+      let choice = chooseImageSets(
+        for: source, rule: rule(for: source, globs: globs), claimed: claimed)
+      problems += choice.problems
+      if !choice.clashes.isEmpty {
+        problems += choice.clashes
         continue
       }
-      for (lookup, recipe) in mine { claimed[lookup] = (source, recipe) }
-      if !sets.isEmpty { chosen.append(ChosenSets(source: source, sets: sets)) }
+      for (lookup, recipe) in choice.lookups {
+        claimed[lookup] = Claim(source: source, recipe: recipe)
+      }
+      if !choice.sets.isEmpty { chosen.append(ChosenSets(source: source, sets: choice.sets)) }
     }
-    let jobs = ParallelMap.map(chosen) { keys, item in
+    return (chosen, problems)
+  }
+
+  /// The imagesets of one source's recipes (from `rule`, else the default recipes): a name
+  /// another source has `claimed`, or that two of its recipes share, is a clash; a recipe
+  /// whose format cannot be written is a problem and gets no imageset.
+  private func chooseImageSets(for source: AssetSource, rule: Rule?, claimed: [String: Claim])
+    -> SourceChoice
+  {
+    var choice = SourceChoice()
+    let primary = source.masters[0].path
+    for name in rule?.recipes ?? config.defaultRecipes {
+      guard let recipe = config.recipes[name] else { continue }
+      let setName = config.imageSetName(asset: source.name, recipe: name)
+      let lookup =
+        config.providesNamespace ? (source.group + [setName]).joined(separator: "/") : setName
+      if let other = claimed[lookup] {
+        choice.clashes.append(
+          NameClash(
+            setName: setName, source: source, recipe: name, other: other.source,
+            otherRecipe: other.recipe, providesNamespace: config.providesNamespace
+          ).problem)
+        continue
+      }
+      if let otherRecipe = choice.lookups[lookup] {
+        choice.clashes.append(
+          Problem(
+            path: primary,
+            reason:
+              "recipes '\(otherRecipe)' and '\(name)' both name their imageset '\(setName)'; give the naming template 'recipe' a {recipe} placeholder (naming: { recipe: \"{asset}-{recipe}\" }); nothing of \(source.qualifiedName) is written until then"
+          ))
+        continue
+      }
+      choice.lookups[lookup] = name
+      if let problem = unsavableFormatProblem(recipe, named: name, path: primary) {
+        choice.problems.append(problem)
+        continue
+      }
+      choice.sets.append(
+        (recipe, setName, config.assetFocus[source.qualifiedName] ?? rule?.focus))
+    }
+    return choice
+  }
+
+  /// The problem of a recipe asking for a format this libvips cannot write (nil: it can, or
+  /// the format is `auto`).
+  private func unsavableFormatProblem(_ recipe: Recipe, named name: String, path: String)
+    -> Problem?
+  {
+    guard recipe.format != .auto, let format = ImageFormat(rawValue: recipe.format.rawValue),
+      !savableFormats.contains(format)
+    else { return nil }
+    return Problem(
+      path: path,
+      reason: format == .avif
+        ? "recipe '\(name)': AVIF encoding is unavailable: \(unsavableReasons[.avif] ?? "this libvips cannot write AVIF")"
+        : "recipe '\(name)': this libvips cannot write \(format.rawValue)")
+  }
+
+  /// One job per source with its chosen imagesets planned and keyed (sources in parallel).
+  private func planJobs(_ chosen: [ChosenSets]) -> [Job] {
+    ParallelMap.map(chosen) { keys, item in
       Job(
         source: item.source,
         imageSets: keys.keyed(
@@ -90,7 +125,6 @@ struct Planner: Sendable {
     } makingState: {
       ImageSetKeyMaker(header: keyHeader)
     }
-    return BuildPlan(jobs: jobs, problems: problems.sorted())
   }
 
   /// The rules with their globs compiled (the reader has checked every glob).
@@ -190,6 +224,21 @@ extension Planner {
     set.notices = icons.warnings
     return set
   }
+}
+
+/// The source and recipe that took an imageset lookup name first.
+private struct Claim: Sendable {
+  var source: AssetSource
+  var recipe: String
+}
+
+/// What one source's recipes give it: imagesets, the lookup names they take (with their
+/// recipes), name clashes (any of which keeps the whole source out), and other problems.
+private struct SourceChoice {
+  var sets: [(recipe: Recipe, name: String, focus: FocusPoint?)] = []
+  var lookups: [String: String] = [:]
+  var clashes: [Problem] = []
+  var problems: [Problem] = []
 }
 
 /// A source and the imagesets planning gives it (before their outputs are planned).

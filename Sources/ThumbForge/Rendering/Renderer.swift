@@ -237,52 +237,100 @@ struct Renderer: Sendable {
   }
 
   /// Shapes, flattens and encodes one output from `resized`: the master resized to the
-  /// output's `resizeTo`, already cropped to `output.crop` when the recipe crops.
+  /// output's `resizeTo`, already cropped to `output.crop` when the recipe crops. The steps
+  /// after decode and resize, in order: crop (or pad), mask, tint, composite, encode.
   private func finish(
     _ resized: VipsImage, recipe: Recipe, output: PlannedOutput, memo: EncodingMemo
   ) throws(VipsError) -> RenderedFile {
-    var image = resized
+    var image = try cropOrPad(resized, recipe: recipe, output: output)
+    image = try mask(image, recipe: recipe, output: output)
+    image = try tint(image, output: output)
+    image = try composite(image, recipe: recipe, output: output)
+    return try encode(image, recipe: recipe, output: output, memo: memo)
+  }
+
+  /// Brings the resized image to the recipe's box: a padded `fit` is letterboxed, a crop
+  /// without a planned rectangle (smart gravity) is cropped now; others are already there.
+  private func cropOrPad(_ image: VipsImage, recipe: Recipe, output: PlannedOutput)
+    throws(VipsError) -> VipsImage
+  {
     switch recipe.kind {
     case .variants, .appicon:
-      break  // an app icon's crop is made with its resize
+      return image  // an app icon's crop is made with its resize
     case .fit:
-      // The padded canvas: the planned size, before a centred stroke grows it.
-      let grow = recipe.canvasGrowth(scale: output.scale)
-      let canvas = PixelSize(
-        width: output.pixelSize.width - grow, height: output.pixelSize.height - grow)
-      if recipe.pad && (image.width != canvas.width || image.height != canvas.height) {
-        let color = recipe.background
-        if color.alpha < 255 { image = try image.addingAlpha() }
-        let background =
-          image.hasAlpha
-          ? [Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha)]
-          : [Double(color.red), Double(color.green), Double(color.blue)]
-        image = try image.embed(
-          x: (canvas.width - image.width) / 2, y: (canvas.height - image.height) / 2,
-          width: canvas.width, height: canvas.height, extend: .background,
-          background: background)
-      }
+      return try padded(image, recipe: recipe, output: output)
     case .fill, .tile, .flag:
       let box = recipe.size.pixels(scale: output.scale)
-      if output.crop == nil {
-        let interesting: Interesting = recipe.gravity == .entropy ? .entropy : .attention
-        image = try image.smartCrop(width: box.width, height: box.height, interesting: interesting)
-      }
+      guard output.crop == nil else { return image }
+      let interesting: Interesting = recipe.gravity == .entropy ? .entropy : .attention
+      return try image.smartCrop(width: box.width, height: box.height, interesting: interesting)
     }
-    if recipe.kind == .flag
-      || (recipe.kind != .variants && (recipe.cornerRadius > 0 || recipe.strokeWidth > 0))
-    {
-      image = try FlagShape(recipe: recipe, scale: output.scale).apply(to: image)
+  }
+
+  /// A `fit` output letterboxed with the recipe's background to the padded canvas (when the
+  /// recipe pads and the image is not that size already).
+  private func padded(_ resized: VipsImage, recipe: Recipe, output: PlannedOutput)
+    throws(VipsError) -> VipsImage
+  {
+    var image = resized
+    // The padded canvas: the planned size, before a centred stroke grows it.
+    let grow = recipe.canvasGrowth(scale: output.scale)
+    let canvas = PixelSize(
+      width: output.pixelSize.width - grow, height: output.pixelSize.height - grow)
+    guard recipe.pad && (image.width != canvas.width || image.height != canvas.height) else {
+      return image
     }
+    let color = recipe.background
+    if color.alpha < 255 { image = try image.addingAlpha() }
+    let background =
+      image.hasAlpha
+      ? [Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha)]
+      : [Double(color.red), Double(color.green), Double(color.blue)]
+    return try image.embed(
+      x: (canvas.width - image.width) / 2, y: (canvas.height - image.height) / 2,
+      width: canvas.width, height: canvas.height, extend: .background,
+      background: background)
+  }
+
+  /// The rounded-rectangle alpha mask and border (``FlagShape``), for flags and for other
+  /// non-variants recipes with a corner radius or a stroke.
+  private func mask(_ image: VipsImage, recipe: Recipe, output: PlannedOutput)
+    throws(VipsError) -> VipsImage
+  {
+    guard
+      recipe.kind == .flag
+        || (recipe.kind != .variants && (recipe.cornerRadius > 0 || recipe.strokeWidth > 0))
+    else { return image }
+    return try FlagShape(recipe: recipe, scale: output.scale).apply(to: image)
+  }
+
+  /// A tinted app icon's greyscale.
+  private func tint(_ image: VipsImage, output: PlannedOutput) throws(VipsError) -> VipsImage {
     if output.isTinted {
-      image = try image.colourspace(.bw)
+      return try image.colourspace(.bw)
     }
+    return image
+  }
+
+  /// Alpha flattened onto the recipe's background, for formats without alpha and for
+  /// outputs that must be opaque.
+  private func composite(_ image: VipsImage, recipe: Recipe, output: PlannedOutput)
+    throws(VipsError) -> VipsImage
+  {
     if image.hasAlpha && (!output.format.supportsAlpha || output.isOpaque) {
       let color = recipe.background
-      image = try image.flattened(background: [
+      return try image.flattened(background: [
         Double(color.red), Double(color.green), Double(color.blue),
       ])
     }
+    return image
+  }
+
+  /// The output's file: checked against the planned size (the manifest and Contents.json
+  /// record it), encoded, and for HEIF and AVIF read back.
+  private func encode(
+    _ image: VipsImage, recipe: Recipe, output: PlannedOutput, memo: EncodingMemo
+  ) throws(VipsError) -> RenderedFile {
     // The plan decided the size (the manifest and Contents.json record it): hold to it.
     guard image.width == output.pixelSize.width, image.height == output.pixelSize.height else {
       throw VipsError(

@@ -14,17 +14,36 @@ extension SwiftAccessorGenerator {
   /// generated file and the catalog come from one build, so that is a build mistake.
   static func imageAssetType(_ options: SwiftAccessorOptions) -> [String] {
     let access = options.access.rawValue
-    let bundle: [String]
-    switch options.bundle {
-    case .main: bundle = ["    Bundle.main"]
-    case .module: bundle = ["    Bundle.module"]
+    var lines = imageAssetProperties(access: access, bundle: defaultBundle(options.bundle))
+    lines += platformImageAccessors(access: access)
+    lines += swiftUIImageAccessors(access: access)
+    lines.append("}")
+    if options.bundle == .auto {
+      lines += [
+        "", "/// Finds the bundle of the generated code.", "private final class BundleToken {}",
+      ]
+    }
+    return lines
+  }
+
+  /// The body of `ImageAsset.bundle`: the chosen bundle, or for `auto`, `Bundle.module` in a
+  /// Swift package and the generated code's own bundle elsewhere.
+  private static func defaultBundle(_ choice: SwiftAccessorOptions.BundleChoice) -> [String] {
+    switch choice {
+    case .main: ["    Bundle.main"]
+    case .module: ["    Bundle.module"]
     case .auto:
-      bundle = [
+      [
         "    #if SWIFT_PACKAGE", "      return Bundle.module", "    #else",
         "      return Bundle(for: BundleToken.self)", "    #endif",
       ]
     }
-    var lines = [
+  }
+
+  /// The type's opening, its name and point size, and its default `bundle` (whose body is
+  /// `bundle`).
+  private static func imageAssetProperties(access: String, bundle: [String]) -> [String] {
+    [
       "/// An image set of the catalog: the name it is looked up by, its point size, and its image.",
       "\(access) struct ImageAsset: Hashable, Sendable {",
       "  /// The name the catalog looks the image set up by.",
@@ -39,11 +58,13 @@ extension SwiftAccessorGenerator {
       "",
       "  /// The bundle images are loaded from when none is given.",
       "  \(access) static var bundle: Bundle {",
-    ]
-    lines += bundle
-    lines += [
-      "  }",
-      "",
+    ] + bundle + ["  }", ""]
+  }
+
+  /// `image` and `image(in:)`: a `UIImage` where UIKit exists, else an `NSImage` where
+  /// AppKit does (neither on Linux).
+  private static func platformImageAccessors(access: String) -> [String] {
+    [
       "  #if canImport(UIKit)",
       "    /// The image, from ``bundle``.",
       "    \(access) var image: UIImage { image(in: Self.bundle) }",
@@ -71,6 +92,12 @@ extension SwiftAccessorGenerator {
       "    }",
       "  #endif",
       "",
+    ]
+  }
+
+  /// `swiftUIImage` and `swiftUIImage(in:)`, where SwiftUI exists.
+  private static func swiftUIImageAccessors(access: String) -> [String] {
+    [
       "  #if canImport(SwiftUI)",
       "    /// The SwiftUI image, from ``bundle``.",
       "    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)",
@@ -82,13 +109,6 @@ extension SwiftAccessorGenerator {
       "      SwiftUI.Image(name, bundle: bundle)",
       "    }",
       "  #endif",
-      "}",
     ]
-    if options.bundle == .auto {
-      lines += [
-        "", "/// Finds the bundle of the generated code.", "private final class BundleToken {}",
-      ]
-    }
-    return lines
   }
 }

@@ -98,32 +98,11 @@ struct Renderer: Sendable {
       return copied.map { RenderedFile(output: $0, bytes: bytes, hash: hash) }
     }
     guard !toDecode.isEmpty else { return try copies() }
-    if master.isVector {
-      var files: [RenderedFile] = []
-      for (recipe, output) in toDecode {
-        let scale = Double(output.resizeTo.width) / Double(master.pixelSize.width)
-        let image = try VipsImage.load(
-          path: path, options: LoadOptions(failOn: failOn, scale: scale))
-        let upright = try prepare(image, in: profile)
-        let crop = (recipe.kind.crops ? output.crop : nil)?.vipsRect
-        let sized = try resize(upright, to: output.resizeTo, kernel: recipe.kernel, region: crop)
-        files.append(try finish(sized, recipe: recipe, output: output, memo: EncodingMemo()))
-      }
-      return try copies() + files
-    }
     let requests = toDecode.map { recipe, output in
       ResizeRequest(
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
         region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
-    // Decoded once, shrunk on load to the largest request, upright, 8-bit RGB in `profile`
-    // (or that image, held from an earlier render).
-    let opened = try MasterImage(
-      path: path, resizes: requests, failOn: failOn, limitInputPixels: limits.inputPixels,
-      profile: profile)
-    let decoded =
-      try decodedMasters?.decoded(opened, master: master, profile: profile, failOn: failOn)
-      ?? opened
     // Each output is encoded as soon as its resize exists, and the resize let go, so few
     // full-size buffers are alive at once.
     var encoded: [Int: RenderedFile] = [:]
@@ -132,108 +111,22 @@ struct Renderer: Sendable {
       encoded[index] = try finish(
         image, recipe: toDecode[index].0, output: toDecode[index].1, memo: memo)
     }
-    if decoded.image.hasAlpha {
-      try resizeInMemory(decoded.image, requests, then: encode)
+    if master.isVector {
+      try MasterImage.rasterise(
+        path: path, width: master.pixelSize.width, for: requests, failOn: failOn,
+        profile: profile, then: encode)
     } else {
-      try resizeWhileDecoding(decoded, requests, then: encode)
+      // Decoded once, shrunk on load to the largest request, upright, 8-bit RGB in
+      // `profile` (or that image, held from an earlier render).
+      let opened = try MasterImage(
+        path: path, resizes: requests, failOn: failOn, limitInputPixels: limits.inputPixels,
+        profile: profile)
+      let decoded =
+        try decodedMasters?.decoded(opened, master: master, profile: profile, failOn: failOn)
+        ?? opened
+      try decoded.resize(requests, then: encode)
     }
     return try copies() + toDecode.indices.compactMap { encoded[$0] }
-  }
-
-  /// Every resize of an opaque image, made while the image is decoded (see
-  /// ``MasterImage/resizedInOnePass(_:alsoHalve:)``): the master is never held whole. Calls
-  /// `then` with each request's index and image, once per request.
-  ///
-  /// Outputs much smaller than the master (under half of it, by Pyramid's gap) come from
-  /// a half-size copy made in the same pass, when there are at least two of them.
-  private func resizeWhileDecoding(
-    _ decoded: MasterImage, _ requests: [ResizeRequest],
-    then use: (Int, VipsImage) throws(VipsError) -> Void
-  ) throws(VipsError) {
-    let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
-    let fromHalf = requests.map { Pyramid.level(for: $0.size, base: size) > 0 }
-    let halve = fromHalf.filter { $0 }.count >= 2
-    let direct = distinct(zip(requests, fromHalf).filter { !(halve && $0.1) }.map(\.0))
-    var (images, half) = try decoded.resizedInOnePass(direct, alsoHalve: halve)
-    // Order for memory: the outputs made from the half-size copy first, so it can go; then
-    // the pass's own results from the smallest up, each let go once encoded, so the largest
-    // is encoded (JPEG's optimized coding buffers a whole image's coefficients) nearly alone.
-    if let base = half {
-      half = nil
-      let pyramid = Pyramid(base: base)
-      // The requests one level serves are made in one pass over it (its rows interleaved
-      // once for all of them), then encoded and let go smallest first.
-      var levels: [(source: VipsImage, requests: [ResizeRequest])] = []
-      for request in distinct(requests) where !direct.contains(request) {
-        let source = try pyramid.source(for: request.size)
-        if let index = levels.firstIndex(where: { $0.source === source }) {
-          levels[index].requests.append(request)
-        } else {
-          levels.append((source, [request]))
-        }
-      }
-      for (source, group) in levels {
-        var made = try source.resizedInOnePass(group, alsoHalve: false).images
-        try serveSmallestFirst(group, &made, to: requests, then: use)
-      }
-    }
-    try serveSmallestFirst(direct, &images, to: requests, then: use)
-  }
-
-  /// Hands each of `images` (made for `distinct`, in that order) to `use` as ``serve``
-  /// does, smallest first. Takes the images out of the array, so each is let go once
-  /// handed over.
-  private func serveSmallestFirst(
-    _ distinct: [ResizeRequest], _ images: inout [VipsImage], to requests: [ResizeRequest],
-    then use: (Int, VipsImage) throws(VipsError) -> Void
-  ) throws(VipsError) {
-    var made = Dictionary(uniqueKeysWithValues: zip(distinct, images))
-    images = []
-    let bySize = distinct.sorted {
-      $0.area.width * $0.area.height < $1.area.width * $1.area.height
-    }
-    try serve(bySize, to: requests, then: use) { made.removeValue(forKey: $0)! }
-  }
-
-  /// Every resize of an image with alpha, from one in-memory copy, premultiplied so
-  /// transparent edges do not darken. Calls `then` as ``resizeWhileDecoding``.
-  private func resizeInMemory(
-    _ image: VipsImage, _ requests: [ResizeRequest],
-    then use: (Int, VipsImage) throws(VipsError) -> Void
-  ) throws(VipsError) {
-    let whole = requests.count > 1 ? try image.copiedToMemory() : image
-    try serve(distinct(requests), to: requests, then: use) { request throws(VipsError) in
-      try resize(whole, to: request.size, kernel: request.kernel, region: request.region)
-    }
-  }
-
-  /// Makes each of `distinct` once, in that order, and hands it to `use` with the index of
-  /// every request asking for it; equal requests (a 1x variant and a fit into the same box)
-  /// share one resize.
-  private func serve(
-    _ distinct: [ResizeRequest], to requests: [ResizeRequest],
-    then use: (Int, VipsImage) throws(VipsError) -> Void,
-    making make: (ResizeRequest) throws(VipsError) -> VipsImage
-  ) throws(VipsError) {
-    for request in distinct {
-      let image = try make(request)
-      for index in requests.indices where requests[index] == request {
-        try use(index, image)
-      }
-    }
-  }
-
-  /// `requests` without repeats, in first-seen order.
-  private func distinct(_ requests: [ResizeRequest]) -> [ResizeRequest] {
-    var seen: Set<ResizeRequest> = []
-    return requests.filter { seen.insert($0).inserted }
-  }
-
-  /// Upright, 8-bit RGB in `profile` (alpha kept), as ``MasterImage`` makes raster masters.
-  private func prepare(_ image: VipsImage, in profile: RGBProfile = .sRGB) throws(VipsError)
-    -> VipsImage
-  {
-    try image.autoRotated().toRGB8(profile)
   }
 
   /// Shapes, flattens and encodes one output from `resized`: the master resized to the
@@ -365,23 +258,6 @@ struct Renderer: Sendable {
     }
   }
 
-  /// Resizes to exactly `size` and keeps `region` of it (all of it when nil), premultiplying
-  /// alpha so transparent edges do not darken.
-  private func resize(
-    _ image: VipsImage, to size: PixelSize, kernel: Kernel, region: VipsRect?
-  ) throws(VipsError) -> VipsImage {
-    if image.hasAlpha && (image.width != size.width || image.height != size.height) {
-      let resized = try image.premultiplied().resize(
-        width: size.width, height: size.height, kernel: kernel, region: region)
-      return try resized.unpremultiplied().cast(to: .uchar)
-    }
-    return try image.resize(width: size.width, height: size.height, kernel: kernel, region: region)
-  }
-}
-
-extension ResizeRequest {
-  /// The size the master is resized to (before the region is kept).
-  fileprivate var size: PixelSize { PixelSize(width: width, height: height) }
 }
 
 extension PixelRect {

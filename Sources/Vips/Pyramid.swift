@@ -1,5 +1,3 @@
-internal import Vips
-
 /// Box-halved copies (½, ¼, …) of one decoded master, each made once and shared by every
 /// output of the job.
 ///
@@ -22,7 +20,9 @@ final class Pyramid {
 
   /// The index of the level ``source(for:)`` picks for `target` from a base of `base`
   /// (0 is the base itself), without making any level.
-  static func level(for target: PixelSize, base: PixelSize) -> Int {
+  static func level(
+    for target: (width: Int, height: Int), base: (width: Int, height: Int)
+  ) -> Int {
     var (width, height, index) = (base.width, base.height, 0)
     while width / 2 >= gap * target.width && height / 2 >= gap * target.height {
       width /= 2
@@ -33,7 +33,7 @@ final class Pyramid {
   }
 
   /// The smallest level still at least `gap` times `target` on both axes.
-  func source(for target: PixelSize) throws(VipsError) -> VipsImage {
+  func source(for target: (width: Int, height: Int)) throws(VipsError) -> VipsImage {
     guard enabled else { return levels[0] }
     var index = 0
     while true {

@@ -66,7 +66,7 @@ struct Renderer: Sendable {
     // Display P3 files come from a second decode of the master, converted to Display P3
     // instead of sRGB (only wide-gamut masters have them; an empty part decodes nothing).
     try DisplayGamut.allCases.flatMap { gamut in
-      try render(work.filter { $0.1.displayGamut == gamut }, master: master, in: gamut.profile)
+      try render(work.filter { $0.1.slot.gamut == gamut }, master: master, in: gamut.profile)
     }.map { Self.asPlanned($0, work) }
   }
 
@@ -274,7 +274,7 @@ struct Renderer: Sendable {
     {
       image = try FlagShape(recipe: recipe, scale: output.scale).apply(to: image)
     }
-    if output.isTinted {
+    if output.slot.appearance == .tinted {
       image = try image.colourspace(.bw)
     }
     if image.hasAlpha && (!output.format.supportsAlpha || output.isOpaque) {
@@ -296,7 +296,7 @@ struct Renderer: Sendable {
       options: SaveOptions(
         quality: recipe.quality, stripMetadata: !recipe.keepMetadata,
         optimizeCoding: recipe.optimizeCoding,
-        keepProfile: output.displayGamut == .displayP3))
+        keepProfile: output.slot.gamut == .displayP3))
     if output.format == .heif || output.format == .avif {
       try Self.checkReadable(file.bytes, output: output)
     }

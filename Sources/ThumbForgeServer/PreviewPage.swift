@@ -13,14 +13,15 @@ struct PreviewPage {
     for asset in folder.assets {
       var cells = ""
       for output in folder.catalogOutputs(of: asset) {
-        let name = Self.escapePath(asset + output.suffix)
+        let slot = output.slot
+        let name = Self.escapePath(asset + slot.fileSuffix) + slot.scaleSuffix
         let path =
-          "/\(Self.escapePath(output.recipe))/\(name)@\(output.scale)x.\(output.format.fileExtension)"
+          "/\(Self.escapePath(output.recipe))/\(name).\(output.format.fileExtension)"
         let url = signer?.signed(path) ?? "/\(URLSigner.unsignedSegment)\(path)"
-        let label = "\(output.recipe) @\(output.scale)x\(output.suffix)"
+        let label = "\(output.recipe) \(slot.scaleSuffix)\(slot.fileSuffix)"
         cells += """
           <figure><img src="\(Self.escapeHTML(url))" loading="lazy" \
-          style="zoom:\(1.0 / Double(output.scale))" alt="\(Self.escapeHTML(label))">\
+          style="zoom:\(1.0 / Double(slot.scale))" alt="\(Self.escapeHTML(label))">\
           <figcaption>\(Self.escapeHTML(label))</figcaption></figure>
           """
       }

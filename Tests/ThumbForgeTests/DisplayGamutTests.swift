@@ -52,19 +52,21 @@ struct DisplayGamutTests {
 
     for name in ["Tagged", "Tagged-fill", "Plain", "Plain-fill"] {
       let set = try #require(sets[name])
-      #expect(set.outputs.allSatisfy { $0.displayGamut == .sRGB }, "\(name)")
+      #expect(set.outputs.allSatisfy { $0.slot.gamut == .sRGB }, "\(name)")
       #expect(!set.contents.contains("display-gamut"), "\(name)")
     }
     for name in ["Wide", "Wide-fill", "Pro", "Pro-fill"] {
       let set = try #require(sets[name])
-      let p3 = set.outputs.filter { $0.displayGamut == .displayP3 }
-      let srgb = set.outputs.filter { $0.displayGamut == .sRGB }
+      let p3 = set.outputs.filter { $0.slot.gamut == .displayP3 }
+      let srgb = set.outputs.filter { $0.slot.gamut == .sRGB }
       // The untagged dark master of Pro is sRGB: its dark slots have no P3 file.
       #expect(p3.count == 2 && srgb.count == (name.hasPrefix("Pro") ? 4 : 2), "\(name)")
-      #expect(p3.allSatisfy { !$0.isDark && $0.fileName.contains("~P3@") }, "\(name)")
+      #expect(
+        p3.allSatisfy { $0.slot.appearance == .any && $0.fileName.contains("~P3@") }, "\(name)")
       #expect(set.contents.contains("\"display-gamut\" : \"display-P3\""), "\(name)")
       for output in p3 {
-        let sibling = try #require(srgb.first { $0.scale == output.scale && !$0.isDark })
+        let sibling = try #require(
+          srgb.first { $0.scale == output.scale && $0.slot.appearance == .any })
         #expect(output.pixelSize == sibling.pixelSize && output.crop == sibling.crop)
         let wide = try #require(images[output.path])
         let plain = try #require(images[sibling.path])

@@ -63,7 +63,7 @@ struct ExtremeShapeTests {
     recipe.gravity = .attention
     recipe.size = PointSize(width: 400, height: 200)
     let planner = OutputPlanner(recipe: recipe, asset: "Pole", folder: "Pole-fill.imageset")
-    guard case .output(let output, _) = planner.output(masters: [master], scale: 2, dark: false)
+    guard case .output(let output, _) = planner.output(masters: [master], slot: Slot(scale: 2))
     else {
       Issue.record("not planned")
       return
@@ -75,7 +75,7 @@ struct ExtremeShapeTests {
     #expect(RenderLimits().refusal(of: output) == nil)
     var tall = master
     tall.pixelSize = PixelSize(width: 1, height: 2_000_000)
-    guard case .output(let far, _) = planner.output(masters: [tall], scale: 3, dark: false) else {
+    guard case .output(let far, _) = planner.output(masters: [tall], slot: Slot(scale: 3)) else {
       Issue.record("not planned")
       return
     }

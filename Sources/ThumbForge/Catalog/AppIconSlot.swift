@@ -6,13 +6,6 @@
 /// // [40, 60, 58, 87, 80, 120, 120, 180, 20, 40, 29, 58, 40, 80, 76, 152, 167, 1024]
 /// ```
 struct AppIconSlot: Hashable, Sendable {
-  /// The appearance a slot is for; only the single-size iOS icon has dark and tinted slots.
-  enum Appearance: String, Sendable, CaseIterable {
-    case any
-    case dark
-    case tinted
-  }
-
   /// `universal` (the single-size icon), `iphone`, `ipad`, `ios-marketing` or `mac`.
   var idiom: String
   /// `ios` for the single-size icon; nil for per-size slots.
@@ -21,7 +14,9 @@ struct AppIconSlot: Hashable, Sendable {
   var points: Double
   /// The display scale; nil for the single-size icon, whose slot has none.
   var scale: Int?
-  var appearance: Appearance = .any
+  /// The appearance the slot is for; only the single-size iOS icon has dark and tinted
+  /// slots.
+  var appearance: Slot.Appearance = .any
 
   /// The icon's side in pixels.
   var pixels: Int { Int((points * Double(scale ?? 1)).rounded()) }
@@ -30,6 +25,18 @@ struct AppIconSlot: Hashable, Sendable {
   /// system masks them itself). Dark and tinted icons may be transparent (the system draws
   /// their background), and Mac icons keep their own shape.
   var isOpaque: Bool { idiom != "mac" && appearance == .any }
+
+  /// The slot its file fills in a plan: scale 1 (icon files are told apart by their pixel
+  /// size, not a scale), its appearance, sRGB. Slots of one platform, appearance and pixel
+  /// size share one file.
+  var fileSlot: Slot { Slot(scale: 1, appearance: appearance) }
+
+  /// The name of the file that fills the slot: `{asset}{~dark|~tinted}{-mac}-{pixels}.png`
+  /// (`AppIcon-120.png`, `AppIcon~dark-1024.png`, `AppIcon-mac-64.png`); the appearance's
+  /// suffix is the slot's, as imagesets' files have it.
+  func fileName(asset: String) -> String {
+    "\(asset)\(fileSlot.fileSuffix)\(idiom == "mac" ? "-mac" : "")-\(pixels).png"
+  }
 
   /// `size` as Xcode writes it: `"20x20"`, `"83.5x83.5"`.
   var sizeText: String {
@@ -45,7 +52,7 @@ struct AppIconSlot: Hashable, Sendable {
     if platforms.contains(.ios) {
       switch layout {
       case .single:
-        slots += Appearance.allCases.map {
+        slots += Slot.Appearance.allCases.map {
           AppIconSlot(idiom: "universal", platform: "ios", points: 1024, scale: nil, appearance: $0)
         }
       case .perSize:

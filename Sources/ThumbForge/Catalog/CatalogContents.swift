@@ -43,58 +43,45 @@ enum CatalogContents {
   ///
   /// Written directly rather than through an ``XcodeJSON`` tree: every build makes the text of
   /// every imageset (it is part of the imageset's key), and the tree cost 6 µs an imageset.
-  /// The keys below are written in sorted order, as ``XcodeJSON`` sorts them; tests compare
-  /// both writers on many entries.
+  /// The keys are written in sorted order, as ``XcodeJSON`` sorts them (each slot's entry by
+  /// ``Slot/imageSetEntry(filename:listsGamut:)``); tests compare both writers on many
+  /// entries.
   static func imageSet(_ entry: ImageSetEntry) -> String {
+    let slots = slots(of: entry)
+    let listsGamut = slots.contains { $0.gamut == .displayP3 }
     var text = "{\n  \"images\" : [\n"
-    var first = true
-    let gamuts: [(name: String, files: [Int: String], dark: [Int: String])?] =
-      entry.displayP3Files.isEmpty && entry.displayP3DarkFiles.isEmpty
-      ? [nil]
-      : [
-        ("sRGB", entry.files, entry.darkFiles),
-        ("display-P3", entry.displayP3Files, entry.displayP3DarkFiles),
-      ]
-    func slot(_ filename: String?, scale: Int?, dark: Bool, gamut: String? = nil) {
-      text += first ? "    {\n" : ",\n    {\n"
-      first = false
-      if dark {
-        text += """
-                "appearances" : [
-                  {
-                    "appearance" : "luminosity",
-                    "value" : "dark"
-                  }
-                ],
-
-          """
-      }
-      if let gamut { text += "      \"display-gamut\" : \"\(gamut)\",\n" }
-      if let filename { text += "      \"filename\" : \(XcodeJSON.quoted(filename)),\n" }
-      text += "      \"idiom\" : \"universal\""
-      if let scale { text += ",\n      \"scale\" : \"\(scale)x\"" }
-      text += "\n    }"
-    }
-    if let single = entry.files[ImageSetEntry.singleScale] {
-      // A vector master kept as it is: one universal "Single Scale" slot, as Xcode writes it.
-      slot(single, scale: nil, dark: false)
-      if let dark = entry.darkFiles[ImageSetEntry.singleScale] {
-        slot(dark, scale: nil, dark: true)
-      }
-    } else {
-      let hasDark = !entry.darkFiles.isEmpty || !entry.displayP3DarkFiles.isEmpty
-      for scale in scales {
-        for gamut in gamuts {
-          let files = gamut?.files ?? entry.files
-          slot(files[scale], scale: scale, dark: false, gamut: gamut?.name)
-          if hasDark {
-            let dark = gamut?.dark ?? entry.darkFiles
-            slot(dark[scale], scale: scale, dark: true, gamut: gamut?.name)
-          }
-        }
-      }
-    }
+    text += slots.map { slot in
+      slot.imageSetEntry(
+        filename: entry.file(for: slot).map(XcodeJSON.quoted), listsGamut: listsGamut)
+    }.joined(separator: ",\n")
     text += "\n  ],\n  \"info\" : {\n    \"author\" : \"xcode\",\n    \"version\" : 1\n  }"
+    return text + properties(of: entry) + "\n}\n"
+  }
+
+  /// The slots an imageset's `Contents.json` lists, in Xcode's order: a single-scale entry's
+  /// one slot (and its dark one); else per scale, per gamut (sRGB, then Display P3 when the
+  /// entry has P3 files), any and then dark (when the entry has dark files).
+  static func slots(of entry: ImageSetEntry) -> [Slot] {
+    if entry.files[Slot.singleScale] != nil {
+      // A vector master kept as it is: one universal "Single Scale" slot, as Xcode writes it.
+      let dark = Slot(scale: Slot.singleScale, appearance: .dark)
+      return [Slot(scale: Slot.singleScale)] + (entry.file(for: dark) == nil ? [] : [dark])
+    }
+    let gamuts: [DisplayGamut] =
+      entry.displayP3Files.isEmpty && entry.displayP3DarkFiles.isEmpty
+      ? [.sRGB] : [.sRGB, .displayP3]
+    let appearances: [Slot.Appearance] =
+      entry.darkFiles.isEmpty && entry.displayP3DarkFiles.isEmpty ? [.any] : [.any, .dark]
+    return scales.flatMap { scale in
+      gamuts.flatMap { gamut in
+        appearances.map { Slot(scale: scale, appearance: $0, gamut: gamut) }
+      }
+    }
+  }
+
+  /// The `properties` member of an imageset's `Contents.json` (with the `,` and line break
+  /// before it), or nothing when the entry sets no property.
+  private static func properties(of entry: ImageSetEntry) -> String {
     var properties: [String] = []
     if let compressionType = entry.compressionType {
       properties.append("\"compression-type\" : \(XcodeJSON.quoted(compressionType))")
@@ -105,10 +92,8 @@ enum CatalogContents {
     if let intent = entry.templateRenderingIntent {
       properties.append("\"template-rendering-intent\" : \(XcodeJSON.quoted(intent))")
     }
-    if !properties.isEmpty {
-      text += ",\n  \"properties\" : {\n    " + properties.joined(separator: ",\n    ") + "\n  }"
-    }
-    return text + "\n}\n"
+    if properties.isEmpty { return "" }
+    return ",\n  \"properties\" : {\n    " + properties.joined(separator: ",\n    ") + "\n  }"
   }
 
   /// The `Contents.json` of an `.appiconset` folder: every slot in the order given (see
@@ -122,9 +107,9 @@ enum CatalogContents {
       members["filename"] = filename.map(XcodeJSON.string)
       members["platform"] = slot.platform.map(XcodeJSON.string)
       members["scale"] = slot.scale.map { .string("\($0)x") }
-      if slot.appearance != .any {
+      if let value = slot.fileSlot.appearanceValue {
         members["appearances"] = [
-          ["appearance": "luminosity", "value": .string(slot.appearance.rawValue)]
+          ["appearance": .string(Slot.appearanceKind), "value": .string(value)]
         ]
       }
       return .object(members)
@@ -136,6 +121,8 @@ enum CatalogContents {
   static let info: XcodeJSON = ["author": "xcode", "version": 1]
 
   /// The dark appearance of a slot: `[ { "appearance" : "luminosity", "value" : "dark" } ]`.
-  static let darkAppearances: XcodeJSON = [["appearance": "luminosity", "value": "dark"]]
+  static let darkAppearances: XcodeJSON = [
+    ["appearance": .string(Slot.appearanceKind), "value": .string(Slot.Appearance.dark.rawValue)]
+  ]
 
 }

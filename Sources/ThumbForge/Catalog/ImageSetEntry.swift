@@ -53,7 +53,29 @@ struct ImageSetEntry: Sendable, Equatable, Codable {
   }
 
   /// The key of `files` for a single-scale image (a vector master kept as PDF or SVG).
-  static let singleScale = 0
+  static let singleScale = Slot.singleScale
+
+  /// The file that fills `slot`, if any.
+  func file(for slot: Slot) -> String? {
+    Self.files(of: slot).flatMap { self[keyPath: $0][slot.scale] }
+  }
+
+  /// Makes `fileName` the file of `slot`. Imagesets have no tinted slots: a tinted file is
+  /// left out.
+  mutating func setFile(_ fileName: String, for slot: Slot) {
+    if let files = Self.files(of: slot) { self[keyPath: files][slot.scale] = fileName }
+  }
+
+  /// Which of the entry's file tables holds `slot`'s files by scale (nil for a tinted slot).
+  private static func files(of slot: Slot) -> WritableKeyPath<ImageSetEntry, [Int: String]>? {
+    switch (slot.appearance, slot.gamut) {
+    case (.any, .sRGB): \.files
+    case (.dark, .sRGB): \.darkFiles
+    case (.any, .displayP3): \.displayP3Files
+    case (.dark, .displayP3): \.displayP3DarkFiles
+    case (.tinted, _): nil
+    }
+  }
 
   /// The folder's path inside the catalog, e.g. `"Flags/Austria.imageset"`.
   var folderPath: String {

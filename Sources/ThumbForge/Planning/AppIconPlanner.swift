@@ -39,7 +39,7 @@ struct AppIconPlanner {
       }
       filled.append((slot, output.fileName))
     }
-    for appearance in [AppIconSlot.Appearance.dark, .tinted]
+    for appearance in [Slot.Appearance.dark, .tinted]
     where !slots.contains(where: { $0.appearance == appearance }) {
       if let master = Self.master(of: source, for: appearance) {
         warn(
@@ -59,7 +59,7 @@ struct AppIconPlanner {
   }
 
   /// The master of one appearance: a vector one, else the largest raster one.
-  private static func master(of source: AssetSource, for appearance: AppIconSlot.Appearance)
+  private static func master(of source: AssetSource, for appearance: Slot.Appearance)
     -> Master?
   {
     let masters: [Master]
@@ -78,15 +78,13 @@ struct AppIconPlanner {
     let reference = master.isVector ? master.pointSize.pixels(scale: 1) : master.pixelSize
     let factor = Geometry.fillScale(reference, covering: box)
     let resized = Geometry.fillSize(reference, covering: box)
-    let appearance = slot.appearance == .any ? "" : "~" + slot.appearance.rawValue
-    let platform = slot.idiom == "mac" ? "-mac" : ""
-    let fileName = "\(asset)\(appearance)\(platform)-\(slot.pixels).png"
+    let fileName = slot.fileName(asset: asset)
     var output = PlannedOutput(
-      scale: 1, isDark: slot.appearance == .dark, pixelSize: box, resizeTo: resized,
+      slot: slot.fileSlot, pixelSize: box, resizeTo: resized,
       crop: Geometry.cropRect(resized, to: box, gravity: .center), master: master.path,
       mode: .render, format: .png, fileName: fileName, path: folder + "/" + fileName,
       upscale: !master.isVector && factor > 1.0001 ? factor : nil,
-      isTinted: slot.appearance == .tinted, isOpaque: slot.isOpaque)
+      isOpaque: slot.isOpaque)
     output.cost = RenderCost.planned(
       master: master, resizeTo: resized, pixelSize: box, smartCrop: false)
     return output

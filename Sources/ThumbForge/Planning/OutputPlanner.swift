@@ -13,13 +13,13 @@ struct OutputPlanner {
   /// Where to centre crops (nil: by `gravity`).
   var focus: FocusPoint? = nil
 
-  func output(masters: [Master], scale: Int, dark: Bool) -> Outcome {
+  /// The sRGB output of `slot` (its Display P3 sibling is ``displayP3(_:)``'s).
+  func output(masters: [Master], slot: Slot) -> Outcome {
     let vector = masters.first(where: \.isVector)
     let largest = masters.filter { !$0.isVector }.max { $0.pixelSize.area < $1.pixelSize.area }
-    let slot = "@\(scale)x\(dark ? " (dark)" : "")"
+    let scale = slot.scale
     if recipe.kind == .variants {
-      return variant(
-        masters: masters, vector: vector, largest: largest, scale: scale, dark: dark, slot: slot)
+      return variant(masters: masters, vector: vector, largest: largest, slot: slot)
     }
     guard let master = vector ?? largest else { return noMaster(slot) }
     let box = recipe.size.pixels(scale: scale)
@@ -47,19 +47,18 @@ struct OutputPlanner {
     var warning: BuildWarning?
     if !master.isVector && factor > 1.0001 {
       let text =
-        "\(slot): enlarges \(master.path) (\(master.pixelSize)) by \((factor * 100).rounded() / 100)x to \(resized)"
+        "\(slot.label): enlarges \(master.path) (\(master.pixelSize)) by \((factor * 100).rounded() / 100)x to \(resized)"
       switch recipe.upscale {
       case .never:
         return .skipped(notice(.skipped, master.path, text + "; skipped (upscale: never)"))
       case .warn: warning = notice(.enlargement, master.path, text)
       case .allow: break
-      case .keep: return kept(master, box: box, scale: scale, dark: dark, slot: slot)
+      case .keep: return kept(master, box: box, slot: slot)
       }
     }
     return .output(
       make(
-        master: master, scale: scale, dark: dark, pixelSize: pixelSize, resizeTo: resized,
-        crop: crop,
+        master: master, slot: slot, pixelSize: pixelSize, resizeTo: resized, crop: crop,
         mode: .render, hasAlpha: recipe.alwaysHasAlpha || master.hasAlpha,
         upscale: (!master.isVector && factor > 1.0001) ? factor : nil),
       warning: warning)
@@ -67,9 +66,7 @@ struct OutputPlanner {
 
   /// `upscale: keep`: a raster master too small for the box, at its own resolution: whole
   /// for `fit`, else its largest centred crop of the box's aspect.
-  private func kept(_ master: Master, box: PixelSize, scale: Int, dark: Bool, slot: String)
-    -> Outcome
-  {
+  private func kept(_ master: Master, box: PixelSize, slot: Slot) -> Outcome {
     let size = master.pixelSize
     var pixelSize = size
     var crop: PixelRect?
@@ -87,14 +84,14 @@ struct OutputPlanner {
         ?? Geometry.cropRect(size, to: pixelSize, gravity: .center)
     }
     let cropped = pixelSize
-    pixelSize = grown(pixelSize, scale: scale)
+    pixelSize = grown(pixelSize, scale: slot.scale)
     let warning = notice(
       .keptSmall, master.path,
-      "\(slot): \(master.path) (\(size)) is smaller than the box (\(box)); kept at \(cropped) (upscale: keep)"
+      "\(slot.label): \(master.path) (\(size)) is smaller than the box (\(box)); kept at \(cropped) (upscale: keep)"
     )
     return .output(
       make(
-        master: master, scale: scale, dark: dark, pixelSize: pixelSize, resizeTo: size,
+        master: master, slot: slot, pixelSize: pixelSize, resizeTo: size,
         crop: crop, mode: .render, hasAlpha: recipe.alwaysHasAlpha || master.hasAlpha,
         upscale: nil),
       warning: warning)
@@ -104,20 +101,20 @@ struct OutputPlanner {
   /// rendered in Display P3 into `{asset}~P3@{s}x` (`{asset}~dark~P3@{s}x`).
   func displayP3(_ output: PlannedOutput) -> PlannedOutput {
     var sibling = output
-    sibling.displayGamut = .displayP3
+    sibling.slot.gamut = .displayP3
     sibling.mode = .render
-    sibling.fileName = fileName(
-      scale: output.scale, dark: output.isDark, gamut: .displayP3, format: output.format)
+    sibling.fileName = sibling.slot.fileName(
+      asset: asset, fileExtension: output.format.fileExtension)
     sibling.path = folder + "/" + sibling.fileName
     return sibling
   }
 
-  /// The vector master itself, copied, as a single-scale image.
-  func keptVector(_ master: Master, dark: Bool) -> PlannedOutput {
-    let fileName =
-      "\(asset)\(Self.variantSuffix(dark: dark, gamut: .sRGB)).\(master.fileExtension)"
+  /// The vector master itself, copied, as a single-scale image of `appearance`.
+  func keptVector(_ master: Master, appearance: Slot.Appearance) -> PlannedOutput {
+    let slot = Slot(scale: Slot.singleScale, appearance: appearance)
+    let fileName = slot.fileName(asset: asset, fileExtension: master.fileExtension)
     var output = PlannedOutput(
-      scale: 0, isDark: dark, pixelSize: master.pixelSize, resizeTo: master.pixelSize, crop: nil,
+      slot: slot, pixelSize: master.pixelSize, resizeTo: master.pixelSize, crop: nil,
       master: master.path, mode: .copy, format: .png, fileName: fileName,
       path: folder + "/" + fileName,
       upscale: nil)
@@ -126,8 +123,9 @@ struct OutputPlanner {
   }
 
   private func variant(
-    masters: [Master], vector: Master?, largest: Master?, scale: Int, dark: Bool, slot: String
+    masters: [Master], vector: Master?, largest: Master?, slot: Slot
   ) -> Outcome {
+    let scale = slot.scale
     if let exact = masters.first(where: { !$0.isVector && $0.scale == scale }) {
       let format = outputFormat(master: exact, hasAlpha: exact.hasAlpha)
       let sameFormat = format == ImageFormat(fileExtension: exact.fileExtension)
@@ -135,15 +133,14 @@ struct OutputPlanner {
         sameFormat && exact.isPlainSRGB && !recipe.keepMetadata ? .copy : .reencode
       return .output(
         make(
-          master: exact, scale: scale, dark: dark, pixelSize: exact.pixelSize,
-          resizeTo: exact.pixelSize,
+          master: exact, slot: slot, pixelSize: exact.pixelSize, resizeTo: exact.pixelSize,
           crop: nil, mode: mode, hasAlpha: exact.hasAlpha, upscale: nil), warning: nil)
     }
     if let vector {
       let size = vector.pointSize.pixels(scale: scale)
       return .output(
         make(
-          master: vector, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
+          master: vector, slot: slot, pixelSize: size, resizeTo: size, crop: nil,
           mode: .render, hasAlpha: true, upscale: nil), warning: nil)
     }
     guard let largest else { return noMaster(slot) }
@@ -153,12 +150,12 @@ struct OutputPlanner {
       return .skipped(
         notice(
           .skipped, largest.path,
-          "\(slot): would enlarge \(largest.path) (\(largest.pixelSize)) to \(size); slot left empty (Xcode falls back to another scale)"
+          "\(slot.label): would enlarge \(largest.path) (\(largest.pixelSize)) to \(size); slot left empty (Xcode falls back to another scale)"
         ))
     }
     return .output(
       make(
-        master: largest, scale: scale, dark: dark, pixelSize: size, resizeTo: size, crop: nil,
+        master: largest, slot: slot, pixelSize: size, resizeTo: size, crop: nil,
         mode: .render, hasAlpha: largest.hasAlpha, upscale: nil), warning: nil)
   }
 
@@ -170,18 +167,18 @@ struct OutputPlanner {
   }
 
   /// A slot no master fills: left out (the imageset's folder is the file to look at).
-  private func noMaster(_ slot: String) -> Outcome {
-    .skipped(notice(.skipped, folder, "\(slot): no master"))
+  private func noMaster(_ slot: Slot) -> Outcome {
+    .skipped(notice(.skipped, folder, "\(slot.label): no master"))
   }
 
   private func make(
-    master: Master, scale: Int, dark: Bool, pixelSize: PixelSize, resizeTo: PixelSize,
+    master: Master, slot: Slot, pixelSize: PixelSize, resizeTo: PixelSize,
     crop: PixelRect?, mode: OutputMode, hasAlpha: Bool, upscale: Double?
   ) -> PlannedOutput {
     let format = outputFormat(master: master, hasAlpha: hasAlpha)
-    let fileName = fileName(scale: scale, dark: dark, gamut: .sRGB, format: format)
+    let fileName = slot.fileName(asset: asset, fileExtension: format.fileExtension)
     var output = PlannedOutput(
-      scale: scale, isDark: dark, pixelSize: pixelSize, resizeTo: resizeTo, crop: crop,
+      slot: slot, pixelSize: pixelSize, resizeTo: resizeTo, crop: crop,
       master: master.path, mode: mode, format: format, fileName: fileName,
       path: folder + "/" + fileName, upscale: upscale)
     output.cost =
@@ -198,24 +195,6 @@ struct OutputPlanner {
     let grow = recipe.canvasGrowth(scale: scale)
     return PixelSize(width: size.width + grow, height: size.height + grow)
   }
-
-  /// `{asset}@2x.png`, `{asset}~dark@2x.png`, `{asset}~P3@2x.png`, `{asset}~dark~P3@2x.png`.
-  private func fileName(scale: Int, dark: Bool, gamut: DisplayGamut, format: ImageFormat)
-    -> String
-  {
-    "\(asset)\(Self.variantSuffix(dark: dark, gamut: gamut))@\(scale)x.\(format.fileExtension)"
-  }
-
-  /// What an output's file name adds to the asset's name: `~dark` for the dark appearance,
-  /// then `~P3` for a Display P3 file. `serve`'s request names use the same suffixes.
-  static func variantSuffix(dark: Bool, gamut: DisplayGamut) -> String {
-    (dark ? darkFileSuffix : "") + (gamut == .displayP3 ? p3FileSuffix : "")
-  }
-
-  /// The dark appearance's file-name suffix (not the configurable suffix of dark masters).
-  static let darkFileSuffix = "~dark"
-  /// A Display P3 file's file-name suffix.
-  static let p3FileSuffix = "~P3"
 
   /// `auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, else JPEG.
   func outputFormat(master: Master, hasAlpha: Bool) -> ImageFormat {

@@ -1,10 +1,15 @@
 public import Vips
 
 /// One image file a plan will produce.
+///
+/// Its encoding (``encode(to:)``) is the one the loose flags it once had were given — keys
+/// `scale`, `isDark`, …, `isTinted`, `displayGamut`, `isOpaque`, `cost`, in that order — and
+/// must stay so: ``ImageSetKeyMaker`` hashes it into every imageset's key, so another
+/// encoding would make every catalog look stale.
 public struct PlannedOutput: Hashable, Sendable, Codable {
-  /// Display scale (1–3), or 0 for a single-scale vector file.
-  public var scale: Int
-  public var isDark: Bool
+  /// The slot of its imageset the file fills: scale, appearance and gamut (its file name,
+  /// `Contents.json` entry and manifest record follow from it).
+  public var slot: Slot
   /// Final pixel size of the file.
   public var pixelSize: PixelSize
   /// For `fill`-type recipes: the size the master is resized to before the crop.
@@ -22,14 +27,86 @@ public struct PlannedOutput: Hashable, Sendable, Codable {
   public var path: String
   /// The resampling factor from the master, when it enlarges (> 1).
   public var upscale: Double?
-  /// An app icon's tinted appearance: made greyscale (the system applies the tint).
-  public var isTinted = false
-  /// The gamut the file is made in: sRGB, or Display P3 (with its profile) beside the sRGB
-  /// file of a wide-gamut master.
-  public var displayGamut: DisplayGamut = .sRGB
   /// Flattened onto the recipe's background whatever the format (iOS app icons, which the
-  /// App Store takes only without alpha).
+  /// App Store takes only without alpha): decided by the app icon slots the file fills
+  /// (``AppIconSlot/isOpaque``), not by its ``slot``, which does not record the icon's
+  /// platform.
   public var isOpaque = false
   /// What rendering it costs, in pixels, checked against the limits before decoding.
   public var cost = RenderCost(input: 0, working: 0, output: 0, largestSide: 0)
+
+  /// Display scale (1–3), or 0 for a single-scale vector file: the slot's.
+  public var scale: Int { slot.scale }
+
+  init(
+    slot: Slot, pixelSize: PixelSize, resizeTo: PixelSize, crop: PixelRect?, master: String,
+    mode: OutputMode, format: ImageFormat, fileName: String, path: String, upscale: Double?,
+    isOpaque: Bool = false
+  ) {
+    self.slot = slot
+    self.pixelSize = pixelSize
+    self.resizeTo = resizeTo
+    self.crop = crop
+    self.master = master
+    self.mode = mode
+    self.format = format
+    self.fileName = fileName
+    self.path = path
+    self.upscale = upscale
+    self.isOpaque = isOpaque
+  }
+
+  /// The keys of the encoding, in its order (see the type's documentation).
+  private enum CodingKeys: String, CodingKey {
+    case scale, isDark, pixelSize, resizeTo, crop, master, mode, format, fileName, path
+    case upscale, isTinted, displayGamut, isOpaque, cost
+  }
+
+  /// Encodes the output as it was encoded before it had a ``slot``: the slot as `scale`,
+  /// `isDark`, `isTinted` and `displayGamut` in their old places, every key in the old
+  /// order, absent optionals as the synthesized conformance left them.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(slot.scale, forKey: .scale)
+    try container.encode(slot.appearance == .dark, forKey: .isDark)
+    try container.encode(pixelSize, forKey: .pixelSize)
+    try container.encode(resizeTo, forKey: .resizeTo)
+    try container.encodeIfPresent(crop, forKey: .crop)
+    try container.encode(master, forKey: .master)
+    try container.encode(mode, forKey: .mode)
+    try container.encode(format, forKey: .format)
+    try container.encode(fileName, forKey: .fileName)
+    try container.encode(path, forKey: .path)
+    try container.encodeIfPresent(upscale, forKey: .upscale)
+    try container.encode(slot.appearance == .tinted, forKey: .isTinted)
+    try container.encode(slot.gamut, forKey: .displayGamut)
+    try container.encode(isOpaque, forKey: .isOpaque)
+    try container.encode(cost, forKey: .cost)
+  }
+
+  /// Decodes what ``encode(to:)`` writes; an output both dark and tinted is refused.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let isDark = try container.decode(Bool.self, forKey: .isDark)
+    let isTinted = try container.decode(Bool.self, forKey: .isTinted)
+    if isDark && isTinted {
+      throw DecodingError.dataCorruptedError(
+        forKey: .isTinted, in: container, debugDescription: "an output is not both dark and tinted")
+    }
+    slot = Slot(
+      scale: try container.decode(Int.self, forKey: .scale),
+      appearance: isDark ? .dark : isTinted ? .tinted : .any,
+      gamut: try container.decode(DisplayGamut.self, forKey: .displayGamut))
+    pixelSize = try container.decode(PixelSize.self, forKey: .pixelSize)
+    resizeTo = try container.decode(PixelSize.self, forKey: .resizeTo)
+    crop = try container.decodeIfPresent(PixelRect.self, forKey: .crop)
+    master = try container.decode(String.self, forKey: .master)
+    mode = try container.decode(OutputMode.self, forKey: .mode)
+    format = try container.decode(ImageFormat.self, forKey: .format)
+    fileName = try container.decode(String.self, forKey: .fileName)
+    path = try container.decode(String.self, forKey: .path)
+    upscale = try container.decodeIfPresent(Double.self, forKey: .upscale)
+    isOpaque = try container.decode(Bool.self, forKey: .isOpaque)
+    cost = try container.decode(RenderCost.self, forKey: .cost)
+  }
 }

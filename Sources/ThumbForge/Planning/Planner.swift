@@ -163,22 +163,23 @@ struct Planner: Sendable {
     let folder = (source.group + [name + ".imageset"]).joined(separator: "/")
     var outputs: [PlannedOutput] = []
     var notices: [BuildWarning] = []
-    for (masters, dark) in [(source.masters, false), (source.darkMasters, true)]
+    for (masters, appearance) in [
+      (source.masters, Slot.Appearance.any), (source.darkMasters, .dark),
+    ]
     where !masters.isEmpty {
       if recipe.kind == .variants && recipe.keepVector,
         let vector = masters.first(where: \.isVector)
       {
         outputs.append(
           OutputPlanner(recipe: recipe, asset: source.name, folder: folder, focus: focus)
-            .keptVector(
-              vector, dark: dark))
+            .keptVector(vector, appearance: appearance))
         continue
       }
       for scale in recipe.scales {
         let planned = OutputPlanner(
           recipe: recipe, asset: source.name, folder: folder, focus: focus
         )
-        .output(masters: masters, scale: scale, dark: dark)
+        .output(masters: masters, slot: Slot(scale: scale, appearance: appearance))
         switch planned {
         case .output(let output, let warning):
           outputs.append(output)

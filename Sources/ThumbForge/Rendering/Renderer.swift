@@ -66,7 +66,7 @@ struct Renderer: Sendable {
     // Display P3 files come from a second decode of the master, converted to Display P3
     // instead of sRGB (only wide-gamut masters have them; an empty part decodes nothing).
     try DisplayGamut.allCases.flatMap { gamut in
-      try render(work.filter { $0.1.displayGamut == gamut }, master: master, in: gamut.profile)
+      try render(work.filter { $0.1.slot.gamut == gamut }, master: master, in: gamut.profile)
     }.map { Self.asPlanned($0, work) }
   }
 
@@ -199,7 +199,7 @@ struct Renderer: Sendable {
 
   /// A tinted app icon's greyscale.
   private func tint(_ image: VipsImage, output: PlannedOutput) throws(VipsError) -> VipsImage {
-    if output.isTinted {
+    if output.slot.appearance == .tinted {
       return try image.colourspace(.bw)
     }
     return image
@@ -237,7 +237,7 @@ struct Renderer: Sendable {
       options: SaveOptions(
         quality: recipe.quality, stripMetadata: !recipe.keepMetadata,
         optimizeCoding: recipe.optimizeCoding,
-        keepProfile: output.displayGamut == .displayP3))
+        keepProfile: output.slot.gamut == .displayP3))
     if output.format == .heif || output.format == .avif {
       try Self.checkReadable(file.bytes, output: output)
     }

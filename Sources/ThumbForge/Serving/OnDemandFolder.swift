@@ -106,17 +106,15 @@ public struct OnDemandFolder: Sendable {
   }
 
   /// The outputs the catalog's plan gives `asset`, each as a request names it: recipe,
-  /// scale, format, and the suffix added to the asset's name (`""`, `~dark`, `~P3` or
-  /// `~dark~P3`; see ``request(asset:recipe:scale:format:)``).
+  /// format, and the slot, whose ``Slot/fileSuffix`` the request adds to the asset's name
+  /// (`""`, `~dark`, `~P3` or `~dark~P3`) and whose scale it asks for (see
+  /// ``request(asset:recipe:scale:format:)``). Single-scale files are not requested.
   public func catalogOutputs(of asset: String) -> [(
-    recipe: String, scale: Int, format: ImageFormat, suffix: String
+    recipe: String, format: ImageFormat, slot: Slot
   )] {
     (jobs[asset]?.imageSets ?? []).flatMap { set in
-      set.outputs.filter { $0.scale > 0 }.map {
-        (
-          set.recipe.name, $0.scale, $0.format,
-          OutputPlanner.variantSuffix(dark: $0.isDark, gamut: $0.displayGamut)
-        )
+      set.outputs.filter { $0.slot.scale != Slot.singleScale }.map {
+        (set.recipe.name, $0.format, $0.slot)
       }
     }
   }
@@ -129,7 +127,7 @@ public struct OnDemandFolder: Sendable {
   public func request(
     asset name: String, recipe: RecipeRequest, scale: Int, format: ImageFormat?
   ) throws(OnDemandError) -> OnDemandRequest {
-    let (asset, isDark, gamut) = variant(named: name)
+    let (asset, slot) = variant(named: name, scale: scale)
     guard let job = jobs[asset] else {
       switch problems[asset]?.kind {
       case .tooLarge: throw .tooLarge(problems[asset]!.description)
@@ -140,9 +138,7 @@ public struct OnDemandFolder: Sendable {
     if let format, !planner.savableFormats.contains(format) {
       throw .unsupportedFormat(format.rawValue)
     }
-    let wanted = { (output: PlannedOutput) in
-      output.scale == scale && output.isDark == isDark && output.displayGamut == gamut
-    }
+    let wanted = { (output: PlannedOutput) in output.slot == slot }
     let chosen = try self.recipe(recipe)
     if let set = job.imageSets.first(where: { $0.recipe == chosen }),
       let output = set.outputs.first(where: { wanted($0) && (format == nil || $0.format == format) }
@@ -155,7 +151,7 @@ public struct OnDemandFolder: Sendable {
     single.format = format.flatMap { OutputFormat(rawValue: $0.rawValue) } ?? chosen.format
     single.keepVector = false
     // sRGB files always; the Display P3 one only when the request names it.
-    single.displayGamut = gamut == .sRGB ? [.sRGB] : [.sRGB, gamut]
+    single.displayGamut = slot.gamut == .sRGB ? [.sRGB] : [.sRGB, slot.gamut]
     let name = config.imageSetName(asset: job.source.name, recipe: chosen.name)
     let set = ImageSetKeyMaker(header: planner.keyHeader).keyed([
       planner.imageSet(
@@ -163,8 +159,7 @@ public struct OnDemandFolder: Sendable {
     ])[0]
     guard let output = set.outputs.first(where: wanted) else {
       throw .noSuchOutput(
-        Self.missingVariant(
-          asset: job.source, isDark: isDark, gamut: gamut, darkSuffix: config.darkSuffix)
+        Self.missingVariant(asset: job.source, slot: slot, darkSuffix: config.darkSuffix)
           // Not the planner's reason: it names the master file and its size, which a
           // response body never does (paths stay in the log).
           ?? "\(recipe.text) makes no \(scale)x output of this asset"
@@ -188,33 +183,25 @@ public struct OnDemandFolder: Sendable {
     return request
   }
 
-  /// The asset, appearance and gamut a request's name gives: the name itself when it is an
-  /// asset (or a file with a problem), else the name less `~P3` and then `~dark`.
-  private func variant(named name: String) -> (asset: String, isDark: Bool, gamut: DisplayGamut) {
-    guard jobs[name] == nil, problems[name] == nil else { return (name, false, .sRGB) }
-    var stem = Substring(name)
-    var gamut = DisplayGamut.sRGB
-    if stem.hasSuffix(OutputPlanner.p3FileSuffix) {
-      gamut = .displayP3
-      stem = stem.dropLast(OutputPlanner.p3FileSuffix.count)
-    }
-    let isDark = stem.hasSuffix(OutputPlanner.darkFileSuffix)
-    if isDark { stem = stem.dropLast(OutputPlanner.darkFileSuffix.count) }
-    guard !stem.isEmpty, !stem.hasSuffix("/"), isDark || gamut != .sRGB else {
-      return (name, false, .sRGB)
-    }
-    return (String(stem), isDark, gamut)
+  /// The asset and slot a request's name and scale give: the name itself (any appearance,
+  /// sRGB) when it is an asset (or a file with a problem), else the name less the suffixes
+  /// ``Slot/parse(requestName:scale:)`` reads.
+  private func variant(named name: String, scale: Int) -> (asset: String, slot: Slot) {
+    let plain = (name, Slot(scale: scale))
+    guard jobs[name] == nil, problems[name] == nil else { return plain }
+    return Slot.parse(requestName: name, scale: scale) ?? plain
   }
 
-  /// Why `source` has no output of that appearance and gamut at all, if that is why.
-  private static func missingVariant(
-    asset source: AssetSource, isDark: Bool, gamut: DisplayGamut, darkSuffix: String
-  ) -> String? {
+  /// Why `source` has no output of `slot`'s appearance and gamut at all, if that is why.
+  private static func missingVariant(asset source: AssetSource, slot: Slot, darkSuffix: String)
+    -> String?
+  {
+    let isDark = slot.appearance == .dark
     let masters = isDark ? source.darkMasters : source.masters
     if isDark && masters.isEmpty {
       return "\(source.qualifiedName) has no dark appearance (no \(darkSuffix) master)"
     }
-    if gamut == .displayP3 && !masters.contains(where: \.isWideGamut) {
+    if slot.gamut == .displayP3 && !masters.contains(where: \.isWideGamut) {
       return
         "\(source.qualifiedName) has no Display P3 file: its master's colours are all within sRGB"
     }

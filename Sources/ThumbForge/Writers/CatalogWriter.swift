@@ -28,12 +28,12 @@ struct CatalogWriter: Sendable {
       sources: source.manifestSources,
       outputs: files.map { file in
         ManifestOutput(
-          path: file.output.path, scale: file.output.scale,
-          appearance: file.output.isDark ? "dark" : file.output.isTinted ? "tinted" : nil,
+          path: file.output.path, scale: file.output.slot.scale,
+          appearance: file.output.slot.manifestAppearance,
           width: file.output.pixelSize.width, height: file.output.pixelSize.height,
           bytes: file.bytes.count,
           hash: file.hash, crop: file.output.crop,
-          displayGamut: file.output.displayGamut == .sRGB ? nil : file.output.displayGamut.rawValue)
+          displayGamut: file.output.slot.manifestGamut)
       }.sorted { $0.path < $1.path },
       warnings: set.warnings, skipped: set.skipped, focus: set.focus)
   }

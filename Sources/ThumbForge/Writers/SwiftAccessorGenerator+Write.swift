@@ -44,7 +44,9 @@ extension SwiftAccessorGenerator {
   /// An image set's point size: its largest-scale sRGB, any-appearance output's pixels over
   /// its scale (a kept vector file, scale 0, is its own point size).
   static func pointSize(of set: ManifestImageSet) -> PointDimensions? {
-    let candidates = set.outputs.filter { $0.appearance == nil && $0.displayGamut == nil }
+    let candidates = set.outputs.filter { output in
+      output.slot.map { $0.appearance == .any && $0.gamut == .sRGB } ?? false
+    }
     guard let output = candidates.max(by: { $0.scale < $1.scale }) else { return nil }
     let scale = Double(max(output.scale, 1))
     return PointDimensions(

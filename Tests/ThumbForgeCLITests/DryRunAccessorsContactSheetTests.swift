@@ -87,7 +87,7 @@ struct DryRunAccessorsContactSheetTests {
     #expect(FolderSnapshot(file.deletingLastPathComponent()).files["Asset.swift"] == stamp)
   }
 
-  @Test("--contact-sheet FILE writes a PNG of the outputs")
+  @Test("--contact-sheet FILE writes a PNG of the outputs, each in its labelled cell")
   func contactSheet() async throws {
     let box = try Sandbox()
     try box.makeStandardAssets()
@@ -98,25 +98,55 @@ struct DryRunAccessorsContactSheetTests {
     #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "not a PNG")
     let image = try VipsImage.load(path: sheet.path)
     #expect(image.loader?.hasPrefix("png") == true)
-    // One 180 px cell per output of the manifest, 8 across, 4 px apart.
+    // One 180 px cell per output of the manifest, in its order, 8 across, 4 px apart.
     let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: box.manifest))
     let sets = try #require((manifest as? [String: Any])?["imageSets"] as? [[String: Any]])
-    let outputs = sets.reduce(0) { $0 + (($1["outputs"] as? [Any])?.count ?? 0) }
+    let paths = sets.flatMap { ($0["outputs"] as? [[String: Any]]) ?? [] }
+      .compactMap { $0["path"] as? String }
+    #expect(paths.count == Sandbox.standardOutputs.count)
+    let outputs = paths.count
     try #require(outputs > 0)
     let across = min(8, outputs)
     let rows = (outputs + across - 1) / across
     #expect(image.width == across * 180 + (across - 1) * 4, "\(image.width) for \(outputs) outputs")
     #expect(image.height == rows * 180 + (rows - 1) * 4, "\(image.height) for \(outputs) outputs")
-    // Every cell holds a picture (its middle is not the sheet's white) and a label (dark
-    // ink in its bottom strip).
+    try #require(image.width == across * 184 - 4 && image.height == rows * 184 - 4)
+    // Every cell holds its output, shrunk to fit above the label, and a label (dark ink in
+    // its bottom strip).
     let rgb = try image.extractBand(0, count: 3)
-    for index in 0..<outputs {
-      let x = (index % across) * 184
-      let y = (index / across) * 184
-      let middle = try rgb.crop(x: x + 60, y: y + 40, width: 60, height: 60).pixelBytes()
-      #expect(middle.contains { $0 < 250 }, "cell \(index) is blank")
-      let label = try rgb.crop(x: x + 3, y: y + 142, width: 174, height: 36).pixelBytes()
+    for (index, path) in paths.enumerated() {
+      let cell = (x: (index % across) * 184, y: (index / across) * 184)
+      try Self.expectCell(
+        of: rgb, at: cell, shows: box.catalog.appendingPathComponent(path), "cell \(index), \(path)"
+      )
+      let label = try rgb.crop(x: cell.x + 3, y: cell.y + 142, width: 174, height: 36).pixelBytes()
       #expect(label.contains { $0 < 100 }, "cell \(index) has no label")
+    }
+  }
+
+  /// Expects the 180 × 180 cell of `sheet` (RGB) at `cell` to show the picture `file` as the
+  /// contact sheet lays it out: fitted into 172 × 132 (never enlarged), centred above the
+  /// 40 px label. The middle half of the picture's place is compared, band by band, with the
+  /// middle half of the picture shrunk the same way and flattened onto the checkerboard's mean
+  /// grey (means within 6 of 255).
+  static func expectCell(
+    of sheet: VipsImage, at cell: (x: Int, y: Int), shows file: URL, _ comment: Comment
+  ) throws {
+    let picture = try VipsImage.load(path: file.path).toSRGB8().addingAlpha()
+    let scale = min(1, min(172 / Double(picture.width), 132 / Double(picture.height)))
+    let width = max(1, Int((Double(picture.width) * scale).rounded()))
+    let height = max(1, Int((Double(picture.height) * scale).rounded()))
+    let thumb = try scale < 1 ? picture.resize(width: width, height: height) : picture
+    let middle = (x: width / 4, y: height / 4, width: max(1, width / 2), height: max(1, height / 2))
+    let expected = try thumb.flattened(background: [220, 220, 220]).crop(
+      x: middle.x, y: middle.y, width: middle.width, height: middle.height)
+    let shown = try sheet.crop(
+      x: cell.x + (180 - width) / 2 + middle.x, y: cell.y + (140 - height) / 2 + middle.y,
+      width: middle.width, height: middle.height)
+    for band in 0..<3 {
+      let want = try expected.extractBand(band).average()
+      let got = try shown.extractBand(band).average()
+      #expect(abs(want - got) <= 6, "\(comment): band \(band) mean \(got), the output's \(want)")
     }
   }
 

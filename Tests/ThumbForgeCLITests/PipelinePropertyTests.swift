@@ -60,18 +60,48 @@ struct PipelineProperty {
     let folder = try AssetFolderGenerator.make(seed: seed)
     let sandbox = try Sandbox("property\(seed)", config: nil)
     try folder.write(to: sandbox.assets)
-    let audit = CatalogAudit(
-      folder: folder, assets: sandbox.assets, manifest: sandbox.manifest,
-      allowsWebPMetadata: PropertyCases.environment["THUMBFORGE_PROPERTY_ALLOW"] == "webp-metadata")
+    var runs = Runs(
+      sandbox: sandbox,
+      audit: CatalogAudit(
+        folder: folder, assets: sandbox.assets, manifest: sandbox.manifest,
+        allowsWebPMetadata: PropertyCases.environment["THUMBFORGE_PROPERTY_ALLOW"]
+          == "webp-metadata"))
+
+    // 1. The build ends with 0 or 1: no signal, no usage or configuration error (2).
+    let first = try await runs.run(["build", sandbox.assets.path])
+    if !first.signalled && first.status != 0 && first.status != 1 {
+      runs.failures.append("build exited \(first.status) for a valid configuration")
+    }
+    if !first.signalled && (first.status == 0 || first.status == 1) {
+      // 3, 4. The manifest's outputs and the catalog's imagesets.
+      runs.failures += runs.audit.catalogViolations()
+      try await runs.checkAgain(after: first)
+    }
+    let summary =
+      "exit \(first.signalled ? "signal " : "")\(first.status), "
+      + "\(CatalogAudit.errorLines(first.stderr).count) problems, \(folder.masters.count) masters"
+    if !runs.failures.isEmpty {
+      runs.failures.append(
+        "generated folder:\n\(folder.summary)\n--- runs ---\n" + runs.log.joined(separator: "\n"))
+    }
+    return (runs.failures, summary)
+  }
+
+  /// The runs of the tool on one case's sandbox: their outputs, and the failures found.
+  struct Runs {
+    let sandbox: Sandbox
+    let audit: CatalogAudit
     var failures: [String] = []
     var log: [String] = []
 
-    func run(_ arguments: [String]) async throws -> CLIResult {
+    /// Runs `thumbforge ARGUMENTS` (killed after ``timeLimit``, within ``memoryLimitKB``);
+    /// a signal and problems naming no file of the folder are failures.
+    mutating func run(_ arguments: [String]) async throws -> CLIResult {
       let started = Date()
       let running = try RunningCLI(
-        arguments: arguments, in: sandbox.root, memoryLimitKB: Self.memoryLimitKB)
+        arguments: arguments, in: sandbox.root, memoryLimitKB: PipelineProperty.memoryLimitKB)
       let killer = Task {
-        try await Task.sleep(nanoseconds: UInt64(Self.timeLimit * 1e9))
+        try await Task.sleep(nanoseconds: UInt64(PipelineProperty.timeLimit * 1e9))
         running.send(SIGKILL)
       }
       let result = await running.wait()
@@ -81,49 +111,33 @@ struct PipelineProperty {
       if result.signalled {
         failures.append(
           "thumbforge \(arguments.first ?? "") ended by signal \(result.status)"
-            + (elapsed >= Self.timeLimit ? " (killed after \(Int(Self.timeLimit)) s)" : ""))
+            + (elapsed >= PipelineProperty.timeLimit
+              ? " (killed after \(Int(PipelineProperty.timeLimit)) s)" : ""))
       }
       failures += audit.problemViolations(CatalogAudit.errorLines(result.stderr))
       return result
     }
 
-    // 1. The build ends with 0 or 1: no signal, no usage or configuration error (2).
-    let first = try await run(["build", sandbox.assets.path])
-    if !first.signalled && first.status != 0 && first.status != 1 {
-      failures.append("build exited \(first.status) for a valid configuration")
-    }
-    if !first.signalled && (first.status == 0 || first.status == 1) {
-      // 3, 4. The manifest's outputs and the catalog's imagesets.
-      failures += audit.catalogViolations()
-      // 5. check agrees with the build.
+    /// 5. `check` agrees with the `first` build; 6. a second build renders nothing (and
+    /// fails as the first did).
+    mutating func checkAgain(after first: CLIResult) async throws {
       let check = try await run(["check", sandbox.assets.path])
       if !check.signalled && check.status != first.status {
         failures.append("check exited \(check.status) after a build that exited \(first.status)")
       }
-      // 6. A second build renders nothing (and fails as the first did).
       let second = try await run(["build", sandbox.assets.path, "--json"])
-      if !second.signalled {
-        if second.status != first.status {
-          failures.append(
-            "the second build exited \(second.status), the first \(first.status)")
-        }
-        let report =
-          (try? JSONSerialization.jsonObject(with: Data(second.stdout.utf8))) as? [String: Any]
-        if let rendered = report?["rendered"] as? Int {
-          if rendered != 0 { failures.append("the second build rendered \(rendered) outputs") }
-        } else {
-          failures.append("the second build printed no JSON report")
-        }
+      guard !second.signalled else { return }
+      if second.status != first.status {
+        failures.append("the second build exited \(second.status), the first \(first.status)")
+      }
+      let report =
+        (try? JSONSerialization.jsonObject(with: Data(second.stdout.utf8))) as? [String: Any]
+      if let rendered = report?["rendered"] as? Int {
+        if rendered != 0 { failures.append("the second build rendered \(rendered) outputs") }
+      } else {
+        failures.append("the second build printed no JSON report")
       }
     }
-    let summary =
-      "exit \(first.signalled ? "signal " : "")\(first.status), "
-      + "\(CatalogAudit.errorLines(first.stderr).count) problems, \(folder.masters.count) masters"
-    if !failures.isEmpty {
-      failures.append(
-        "generated folder:\n\(folder.summary)\n--- runs ---\n" + log.joined(separator: "\n"))
-    }
-    return (failures, summary)
   }
 
   /// Runs the case and records an issue (with the reproducer) when it fails.

@@ -208,6 +208,12 @@ struct ReferenceAppCatalogTests {
     let result = try await box.build()
     expectExit(result, 0)
 
+    try expectContents(box, Self.allScalesContents)
+    try Self.expectAllScalesSizes(box)
+  }
+
+  /// The `Contents.json` files of ``allScalesNamespacesAndDark()``'s catalog, by path.
+  static var allScalesContents: [String: String] {
     var expected: [String: String] = [
       "Contents.json": Self.info, "Flags/Contents.json": Self.namespaceGroup,
       "Resorts/Contents.json": Self.namespaceGroup, "Icons/Contents.json": Self.namespaceGroup,
@@ -217,95 +223,107 @@ struct ReferenceAppCatalogTests {
       expected["Flags/\(flag)-flag.imageset/Contents.json"] = Self.allThree(flag, "png")
     }
     for photo in Self.photos {
-      expected["Resorts/\(photo).imageset/Contents.json"] = """
-        {
-          "images" : [
-            {
-              "filename" : "\(photo)@1x.jpg",
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "filename" : "\(photo)@2x.jpg",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "idiom" : "universal",
-              "scale" : "3x"
-            }
-          ],
-          "info" : {
-            "author" : "xcode",
-            "version" : 1
-          }
-        }
-
-        """
+      expected["Resorts/\(photo).imageset/Contents.json"] = Self.noThirdScale(photo)
       expected["Resorts/\(photo)-tile.imageset/Contents.json"] = Self.allThree(photo, "jpg")
     }
-    expected["Icons/Moon-glyph.imageset/Contents.json"] = """
-      {
-        "images" : [
-          {
-            "filename" : "Moon@1x.png",
-            "idiom" : "universal",
-            "scale" : "1x"
-          },
-          {
-            "appearances" : [
-              {
-                "appearance" : "luminosity",
-                "value" : "dark"
-              }
-            ],
-            "filename" : "Moon~dark@1x.png",
-            "idiom" : "universal",
-            "scale" : "1x"
-          },
-          {
-            "filename" : "Moon@2x.png",
-            "idiom" : "universal",
-            "scale" : "2x"
-          },
-          {
-            "appearances" : [
-              {
-                "appearance" : "luminosity",
-                "value" : "dark"
-              }
-            ],
-            "filename" : "Moon~dark@2x.png",
-            "idiom" : "universal",
-            "scale" : "2x"
-          },
-          {
-            "idiom" : "universal",
-            "scale" : "3x"
-          },
-          {
-            "appearances" : [
-              {
-                "appearance" : "luminosity",
-                "value" : "dark"
-              }
-            ],
-            "idiom" : "universal",
-            "scale" : "3x"
-          }
-        ],
-        "info" : {
-          "author" : "xcode",
-          "version" : 1
+    expected["Icons/Moon-glyph.imageset/Contents.json"] = Self.moonGlyph
+    return expected
+  }
+
+  /// A 2x JPEG photo's variants at scales 1–3: 1x and 2x, no 3x (never upscaled).
+  static func noThirdScale(_ photo: String) -> String {
+    """
+    {
+      "images" : [
+        {
+          "filename" : "\(photo)@1x.jpg",
+          "idiom" : "universal",
+          "scale" : "1x"
         },
-        "properties" : {
-          "template-rendering-intent" : "template"
+        {
+          "filename" : "\(photo)@2x.jpg",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "idiom" : "universal",
+          "scale" : "3x"
         }
+      ],
+      "info" : {
+        "author" : "xcode",
+        "version" : 1
       }
+    }
 
-      """
-    try expectContents(box, expected)
+    """
+  }
 
+  /// The template `glyph` preset of a 2x icon with a dark appearance, at scales 1–3.
+  static let moonGlyph = """
+    {
+      "images" : [
+        {
+          "filename" : "Moon@1x.png",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "filename" : "Moon~dark@1x.png",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "filename" : "Moon@2x.png",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "filename" : "Moon~dark@2x.png",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "idiom" : "universal",
+          "scale" : "3x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "idiom" : "universal",
+          "scale" : "3x"
+        }
+      ],
+      "info" : {
+        "author" : "xcode",
+        "version" : 1
+      },
+      "properties" : {
+        "template-rendering-intent" : "template"
+      }
+    }
+
+    """
+
+  /// The pixel sizes of ``allScalesNamespacesAndDark()``'s photos, tiles, a flag and a dark
+  /// icon.
+  static func expectAllScalesSizes(_ box: Sandbox) throws {
     for photo in Self.photos {
       #expect(
         try imageSize(box.inCatalog("Resorts/\(photo).imageset/\(photo)@1x.jpg")) == (300, 200))

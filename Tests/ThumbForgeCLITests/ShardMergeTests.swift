@@ -73,7 +73,25 @@ struct ShardMergeTests {
     let merged = box.root.appendingPathComponent("merged")
     for result in try await Self.runShards(box, count: 4, parts: parts) { expectExit(result, 0) }
     let folders = (1...4).map { parts.appendingPathComponent("\($0)") }
-    // Every shard got work, and none the bulk of it.
+    try Self.expectWorkShared(folders)
+    expectExit(try await Self.merge(box, parts: folders, into: merged), 0)
+    let single = try await Self.singleBuild(box)
+    #expect(
+      single.changedContent(comparedTo: FolderSnapshot(merged, skipHidden: true)).prefix(5) == [])
+    expectExit(
+      try await box.check([
+        "--output", merged.appendingPathComponent("Assets.xcassets").path, "--swift",
+        merged.appendingPathComponent("Asset.swift").path,
+      ]), 0)
+    try await Self.killAndRerunShard3(box, folders)
+    let again = box.root.appendingPathComponent("again")
+    expectExit(try await Self.merge(box, parts: folders, into: again), 0)
+    #expect(
+      single.changedContent(comparedTo: FolderSnapshot(again, skipHidden: true)).prefix(5) == [])
+  }
+
+  /// Every shard of the parts `folders` got work, and none the bulk of it.
+  static func expectWorkShared(_ folders: [URL]) throws {
     let written = try folders.map { folder in
       try #require(
         JSONSerialization.jsonObject(
@@ -85,10 +103,11 @@ struct ShardMergeTests {
     for list in written {
       #expect(list.count > total / 8 && list.count < total / 2, "\(list.count)")
     }
-    expectExit(try await Self.merge(box, parts: folders, into: merged), 0)
+  }
 
-    // The single build, elsewhere: where the configuration puts the catalog, the shards
-    // below would build against it (and find everything up to date).
+  /// The single build (catalog and Swift file), elsewhere: where the configuration puts the
+  /// catalog, the shards would build against it (and find everything up to date).
+  static func singleBuild(_ box: Sandbox) async throws -> FolderSnapshot {
     let reference = box.root.appendingPathComponent("single")
     expectExit(
       try await box.build([
@@ -97,15 +116,12 @@ struct ShardMergeTests {
       ]), 0)
     let single = FolderSnapshot(reference, skipHidden: true)
     #expect(single.paths.count > 700)
-    #expect(
-      single.changedContent(comparedTo: FolderSnapshot(merged, skipHidden: true)).prefix(5) == [])
-    expectExit(
-      try await box.check([
-        "--output", merged.appendingPathComponent("Assets.xcassets").path, "--swift",
-        merged.appendingPathComponent("Asset.swift").path,
-      ]), 0)
+    return single
+  }
 
-    // Shard 3 killed as soon as it has written something, then run again from scratch.
+  /// Shard 3 killed as soon as it has written something (its unfinished part is refused by
+  /// `merge`), then run again from scratch.
+  static func killAndRerunShard3(_ box: Sandbox, _ folders: [URL]) async throws {
     try FileManager.default.removeItem(at: folders[2])
     let killed = try RunningCLI(
       arguments: [
@@ -129,10 +145,6 @@ struct ShardMergeTests {
     expectExit(
       try await CLI.run(
         ["build", box.assets.path, "--shard", "3/4", "--part", folders[2].path], in: box.root), 0)
-    let again = box.root.appendingPathComponent("again")
-    expectExit(try await Self.merge(box, parts: folders, into: again), 0)
-    #expect(
-      single.changedContent(comparedTo: FolderSnapshot(again, skipHidden: true)).prefix(5) == [])
   }
 
   @Test("Merging one shard of one gives the shard's own catalog, equal to a single build")
@@ -189,86 +201,111 @@ struct ShardMergeTests {
   func refusals() async throws {
     let box = try Sandbox(config: Self.config)
     try box.makeStandardAssets()
-    let parts = box.root.appendingPathComponent("parts")
-    func part(_ name: String) -> URL { parts.appendingPathComponent(name) }
+    let merging = PartMerging(box: box)
+    try await merging.shard("1/3", into: "a1")
+    try await merging.shard("2/3", into: "a2")
+    try await merging.shard("3/3", into: "a3")
+    try await merging.shard("1/2", into: "b1")
+    try await merging.expectRefusal(["a1", "a3"], "missing shard 2/3 (given: 1/3, 3/3)")
+    try await merging.expectRefusal(["a1", "a2", "a3", "a2"], "shard 2/3 is given twice")
+    try await merging.expectRefusal(["a1", "a2", "b1"], "(shard 1/2) is one of 2 shards")
+    try await merging.expectRefusal(["a1", "a2", "a3", "nowhere"], "no such part folder")
+    try await merging.refusesOtherConfigurationOrFolder()
+    try await merging.refusesOtherToolOrLibvips()
+    try await merging.refusesDamagedOrOverlappingParts()
+
+    // The parts that do belong together merge.
+    let good = try await Self.merge(
+      box, parts: ["a1", "a2", "a3"].map(merging.part),
+      into: box.root.appendingPathComponent("good"))
+    expectExit(good, 0)
+  }
+
+  /// Shard parts of one sandbox, built and merged by name (`parts/NAME`), for ``refusals()``.
+  struct PartMerging {
+    let box: Sandbox
+
+    /// The part folder `name`.
+    func part(_ name: String) -> URL {
+      box.root.appendingPathComponent("parts").appendingPathComponent(name)
+    }
+
+    /// Builds shard `spec` (`I/N`) into part `name`.
     func shard(_ spec: String, into name: String) async throws {
       expectExit(
         try await CLI.run(
           ["build", box.assets.path, "--shard", spec, "--part", part(name).path], in: box.root), 0)
     }
+
+    /// Expects `merge` of the parts `names` to exit 2 saying `message`, writing nothing.
     func expectRefusal(
       _ names: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
       let out = box.root.appendingPathComponent("merged-\(UUID().uuidString.prefix(6))")
-      let result = try await Self.merge(box, parts: names.map(part), into: out)
+      let result = try await ShardMergeTests.merge(box, parts: names.map(part), into: out)
       expectExit(result, 2, sourceLocation: sourceLocation)
       #expect(result.stderr.contains(message), "\(result)", sourceLocation: sourceLocation)
       #expect(
         !FileManager.default.fileExists(atPath: out.path), "nothing written",
         sourceLocation: sourceLocation)
     }
-    try await shard("1/3", into: "a1")
-    try await shard("2/3", into: "a2")
-    try await shard("3/3", into: "a3")
-    try await shard("1/2", into: "b1")
-    try await expectRefusal(["a1", "a3"], "missing shard 2/3 (given: 1/3, 3/3)")
-    try await expectRefusal(["a1", "a2", "a3", "a2"], "shard 2/3 is given twice")
-    try await expectRefusal(["a1", "a2", "b1"], "(shard 1/2) is one of 2 shards")
-    try await expectRefusal(["a1", "a2", "a3", "nowhere"], "no such part folder")
 
-    // Another configuration (a recipe's size changed) for shard 2.
-    try box.write(
-      Self.config.replacingOccurrences(of: "[60, 60]", with: "[64, 64]"), to: "thumbforge.yml")
-    try await shard("2/3", into: "c2")
-    try await expectRefusal(
-      ["a1", "c2", "a3"], "(shard 2/3) was built from a different configuration")
-    try box.write(Self.config, to: "thumbforge.yml")
+    /// A shard built from another configuration (a recipe's size changed), and one built
+    /// from another folder state (a master changed), are refused beside parts `a1`–`a3`.
+    func refusesOtherConfigurationOrFolder() async throws {
+      try box.write(
+        ShardMergeTests.config.replacingOccurrences(of: "[60, 60]", with: "[64, 64]"),
+        to: "thumbforge.yml")
+      try await shard("2/3", into: "c2")
+      try await expectRefusal(
+        ["a1", "c2", "a3"], "(shard 2/3) was built from a different configuration")
+      try box.write(ShardMergeTests.config, to: "thumbforge.yml")
 
-    // Another folder state (a master changed) for shard 3.
-    try box.image("Photos/Lake.jpg", Fixtures.photo(width: 300, height: 150, seed: 77))
-    try await shard("3/3", into: "d3")
-    try await expectRefusal(["a1", "a2", "d3"], "(shard 3/3) saw a different asset folder")
-
-    // Records edited as another tool or libvips would have written them.
-    for (key, value, message) in [
-      ("toolVersion", "0.3.0", "was built by thumbforge 0.3.0"),
-      ("libvipsVersion", "8.15.0", "was built with libvips 8.15.0"),
-    ] {
-      let copy = part("e-\(key)")
-      try FileManager.default.copyItem(at: part("a2"), to: copy)
-      let record = copy.appendingPathComponent("shard.json")
-      let text = try String(contentsOf: record, encoding: .utf8)
-      let edited = text.replacingOccurrences(
-        of: #""\#(key)" : "[^"]*""#, with: "\"\(key)\" : \"\(value)\"",
-        options: .regularExpression)
-      #expect(edited != text)
-      try edited.write(to: record, atomically: true, encoding: .utf8)
-      try await expectRefusal(["a1", "e-\(key)", "a3"], message)
+      try box.image("Photos/Lake.jpg", Fixtures.photo(width: 300, height: 150, seed: 77))
+      try await shard("3/3", into: "d3")
+      try await expectRefusal(["a1", "a2", "d3"], "(shard 3/3) saw a different asset folder")
     }
 
-    // A damaged part: an output missing.
-    let damaged = part("f1")
-    try FileManager.default.copyItem(at: part("a1"), to: damaged)
-    let catalog = damaged.appendingPathComponent("Assets.xcassets")
-    let image = try #require(
-      FileManager.default.enumerator(atPath: catalog.path)?.compactMap { $0 as? String }
-        .first { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") })
-    try FileManager.default.removeItem(at: catalog.appendingPathComponent(image))
-    try await expectRefusal(["f1", "a2", "a3"], "is missing or incomplete: the part is damaged")
+    /// Records of part `a2` edited as another tool or libvips would have written them are
+    /// refused.
+    func refusesOtherToolOrLibvips() async throws {
+      for (key, value, message) in [
+        ("toolVersion", "0.3.0", "was built by thumbforge 0.3.0"),
+        ("libvipsVersion", "8.15.0", "was built with libvips 8.15.0"),
+      ] {
+        let copy = part("e-\(key)")
+        try FileManager.default.copyItem(at: part("a2"), to: copy)
+        let record = copy.appendingPathComponent("shard.json")
+        let text = try String(contentsOf: record, encoding: .utf8)
+        let edited = text.replacingOccurrences(
+          of: #""\#(key)" : "[^"]*""#, with: "\"\(key)\" : \"\(value)\"",
+          options: .regularExpression)
+        #expect(edited != text)
+        try edited.write(to: record, atomically: true, encoding: .utf8)
+        try await expectRefusal(["a1", "e-\(key)", "a3"], message)
+      }
+    }
 
-    // Two parts holding the same imageset (a part's manifest copied into another).
-    let overlapping = part("g2")
-    try FileManager.default.copyItem(at: part("a2"), to: overlapping)
-    try FileManager.default.removeItem(at: overlapping.appendingPathComponent("manifest.json"))
-    try FileManager.default.copyItem(
-      at: part("a1").appendingPathComponent("manifest.json"),
-      to: overlapping.appendingPathComponent("manifest.json"))
-    try await expectRefusal(["a1", "g2", "a3"], "the parts overlap")
+    /// A part with an output missing, and two parts holding the same imageset (a part's
+    /// manifest copied into another), are refused.
+    func refusesDamagedOrOverlappingParts() async throws {
+      let damaged = part("f1")
+      try FileManager.default.copyItem(at: part("a1"), to: damaged)
+      let catalog = damaged.appendingPathComponent("Assets.xcassets")
+      let image = try #require(
+        FileManager.default.enumerator(atPath: catalog.path)?.compactMap { $0 as? String }
+          .first { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") })
+      try FileManager.default.removeItem(at: catalog.appendingPathComponent(image))
+      try await expectRefusal(["f1", "a2", "a3"], "is missing or incomplete: the part is damaged")
 
-    // The parts that do belong together merge.
-    let good = try await Self.merge(
-      box, parts: ["a1", "a2", "a3"].map(part), into: box.root.appendingPathComponent("good"))
-    expectExit(good, 0)
+      let overlapping = part("g2")
+      try FileManager.default.copyItem(at: part("a2"), to: overlapping)
+      try FileManager.default.removeItem(at: overlapping.appendingPathComponent("manifest.json"))
+      try FileManager.default.copyItem(
+        at: part("a1").appendingPathComponent("manifest.json"),
+        to: overlapping.appendingPathComponent("manifest.json"))
+      try await expectRefusal(["a1", "g2", "a3"], "the parts overlap")
+    }
   }
 
   @Test(

@@ -33,11 +33,13 @@ struct ServePathTests {
     )
     #expect(
       try ServePath("/s/fit:10x20/Photo@1x.png").recipe == .adHoc(.fit, width: 10, height: 20))
-    for bad in [
-      "/s/flag:40x25/A@2x.png", "/s/fill:600/A@2x.png", "/s/fill:0x10/A@2x.png",
-      "/s/fill:axb/A@2x.png",
+    for (bad, reason) in [
+      ("/s/flag:40x25/A@2x.png", "ad-hoc recipe 'flag' is not one of fit, fill"),
+      ("/s/fill:600/A@2x.png", "ad-hoc size '600' is not WIDTHxHEIGHT in points"),
+      ("/s/fill:0x10/A@2x.png", "ad-hoc size '0x10' is not WIDTHxHEIGHT in points"),
+      ("/s/fill:axb/A@2x.png", "ad-hoc size 'axb' is not WIDTHxHEIGHT in points"),
     ] {
-      #expect(throws: ServePathError.self, "\(bad)") { try ServePath(bad) }
+      #expect(throws: ServePathError.malformed(reason), "\(bad)") { try ServePath(bad) }
     }
   }
 
@@ -71,7 +73,9 @@ struct ServePathTests {
 
   @Test func overLongPathsAreRefused() throws {
     let name = String(repeating: "a", count: ServePath.maximumLength)
-    #expect(throws: ServePathError.self) { try ServePath("/s/tile/\(name)@2x.jpg") }
+    #expect(throws: ServePathError.malformed("the path is longer than 1024 bytes")) {
+      try ServePath("/s/tile/\(name)@2x.jpg")
+    }
     _ = try ServePath("/s/tile/\(String(repeating: "a", count: 900))@2x.jpg")
   }
 }

@@ -192,22 +192,77 @@ struct ServerBehaviourTests {
     }
   }
 
-  @Test("a render that outlasts the timeout is answered 503 and cancelled")
+  @Test(
+    "a render that outlasts the timeout is answered 503 and cancelled; the key renders afresh")
   func coordinatorTimeout() async throws {
     let coordinator = RenderCoordinator(workers: 1, queueLimit: 1)
+    let key = String(repeating: "a", count: 64)
     let hold = HeldRender()
     await #expect(throws: RenderCoordinator.Refusal.timedOut) {
-      _ = try await coordinator.output(
-        for: String(repeating: "a", count: 64), need: 0, timeout: .milliseconds(50)
-      ) { hold.work() }
+      _ = try await coordinator.output(for: key, need: 0, timeout: .milliseconds(50)) {
+        hold.work(making: [Self.output(key, bytes: [1])])
+      }
     }
     // Nobody waits for it any more: its cancellation was set (a libvips render would stop).
     #expect(coordinator.cancelledCount.load(ordering: .relaxed) == 1)
     #expect(hold.sawCancellation)
     hold.release()
+    try await Self.waitUntilIdle(coordinator, "the cancelled render never ended")
+    #expect(hold.finished, "the cancelled render's work did not return")
+    #expect(coordinator.depth.reserved == 0)
+    // The cancelled render was forgotten: the same key renders afresh, and its output arrives.
+    let (output, outcome) = try await coordinator.output(
+      for: key, need: 0, timeout: .seconds(30)
+    ) { .success([Self.output(key, bytes: [2])]) }
+    #expect(output.bytes == [2])
+    #expect(outcome == .rendered)
+    #expect(coordinator.renderCount.load(ordering: .relaxed) == 2)
+  }
+
+  @Test("when one waiter times out, the render goes on for the others, who get its output")
+  func coordinatorTimeoutOfOneWaiter() async throws {
+    let coordinator = RenderCoordinator(workers: 1, queueLimit: 1)
+    let key = String(repeating: "b", count: 64)
+    let hold = HeldRender()
+    let patient = Task {
+      try await coordinator.output(for: key, need: 0, timeout: .seconds(60)) {
+        hold.work(making: [Self.output(key, bytes: [7, 7])])
+      }
+    }
+    let deadline = ContinuousClock.now + .seconds(30)
+    while coordinator.depth.running == 0 {
+      try #require(ContinuousClock.now < deadline, "the render never started")
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    await #expect(throws: RenderCoordinator.Refusal.timedOut) {
+      _ = try await coordinator.output(for: key, need: 0, timeout: .milliseconds(50)) {
+        .success([])
+      }
+    }
+    // Someone still waits: the render is not cancelled, and its output reaches them.
+    #expect(coordinator.cancelledCount.load(ordering: .relaxed) == 0)
+    hold.release()
+    let (output, outcome) = try await patient.value
+    #expect(output.bytes == [7, 7])
+    #expect(outcome == .rendered)
+    #expect(!hold.sawCancellation)
+    #expect(coordinator.renderCount.load(ordering: .relaxed) == 1)
+    try await Self.waitUntilIdle(coordinator, "the render never ended")
+  }
+
+  /// A rendered output of cache key `key` holding `bytes`.
+  static func output(_ key: String, bytes: [UInt8]) -> RenderedOutput {
+    RenderedOutput(
+      cacheKey: key, bytes: bytes, hash: "", format: .png, pixelSize: PixelSize(width: 1, height: 1)
+    )
+  }
+
+  /// Waits (at most 30 s) until no render of `coordinator` runs, failing with `message` if
+  /// one still does then.
+  static func waitUntilIdle(_ coordinator: RenderCoordinator, _ message: Comment) async throws {
     let deadline = ContinuousClock.now + .seconds(30)
     while coordinator.depth.running > 0 {
-      try #require(ContinuousClock.now < deadline, "the cancelled render never ended")
+      try #require(ContinuousClock.now < deadline, message)
       try await Task.sleep(for: .milliseconds(2))
     }
   }
@@ -363,11 +418,18 @@ final class HeldRender: Sendable {
   /// Whether the render's cancellation was set while it was held.
   var sawCancellation: Bool { cancelled.withLock { $0 } }
 
-  func work() -> Result<[RenderedOutput], OnDemandError> {
+  private let done = Mutex(false)
+
+  /// Whether ``work(making:)`` has returned.
+  var finished: Bool { done.withLock { $0 } }
+
+  /// Waits until released, then returns `outputs`.
+  func work(making outputs: [RenderedOutput] = []) -> Result<[RenderedOutput], OnDemandError> {
     while !released.withLock({ $0 }) {
       if RenderCancellation.current?.isCancelled == true { cancelled.withLock { $0 = true } }
       usleep(1000)
     }
-    return .success([])
+    done.withLock { $0 = true }
+    return .success(outputs)
   }
 }

@@ -115,183 +115,189 @@ struct CatalogContentsTests {
       displayP3Files: [2: "Aspen~P3@2x.jpg", 3: "Aspen~P3@3x.jpg"],
       displayP3DarkFiles: [3: "Aspen~dark~P3@3x.jpg"])
     #expect(
-      CatalogContents.imageSet(entry) == """
+      CatalogContents.imageSet(entry) == Self.aspenWithDisplayP3)
+  }
+
+  /// `Aspen`: sRGB and Display P3 slots, any and dark, of scales 1–3 (2x and 3x files, a 3x dark).
+  static let aspenWithDisplayP3 = """
+    {
+      "images" : [
         {
-          "images" : [
+          "display-gamut" : "sRGB",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "appearances" : [
             {
-              "display-gamut" : "sRGB",
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "display-gamut" : "sRGB",
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "display-gamut" : "display-P3",
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "display-gamut" : "display-P3",
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "display-gamut" : "sRGB",
-              "filename" : "Aspen@2x.jpg",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "display-gamut" : "sRGB",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "display-gamut" : "display-P3",
-              "filename" : "Aspen~P3@2x.jpg",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "display-gamut" : "display-P3",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "display-gamut" : "sRGB",
-              "filename" : "Aspen@3x.jpg",
-              "idiom" : "universal",
-              "scale" : "3x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "display-gamut" : "sRGB",
-              "filename" : "Aspen~dark@3x.jpg",
-              "idiom" : "universal",
-              "scale" : "3x"
-            },
-            {
-              "display-gamut" : "display-P3",
-              "filename" : "Aspen~P3@3x.jpg",
-              "idiom" : "universal",
-              "scale" : "3x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "display-gamut" : "display-P3",
-              "filename" : "Aspen~dark~P3@3x.jpg",
-              "idiom" : "universal",
-              "scale" : "3x"
+              "appearance" : "luminosity",
+              "value" : "dark"
             }
           ],
-          "info" : {
-            "author" : "xcode",
-            "version" : 1
-          }
+          "display-gamut" : "sRGB",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "display-gamut" : "display-P3",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "display-gamut" : "display-P3",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "display-gamut" : "sRGB",
+          "filename" : "Aspen@2x.jpg",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "display-gamut" : "sRGB",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "display-gamut" : "display-P3",
+          "filename" : "Aspen~P3@2x.jpg",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "display-gamut" : "display-P3",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "display-gamut" : "sRGB",
+          "filename" : "Aspen@3x.jpg",
+          "idiom" : "universal",
+          "scale" : "3x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "display-gamut" : "sRGB",
+          "filename" : "Aspen~dark@3x.jpg",
+          "idiom" : "universal",
+          "scale" : "3x"
+        },
+        {
+          "display-gamut" : "display-P3",
+          "filename" : "Aspen~P3@3x.jpg",
+          "idiom" : "universal",
+          "scale" : "3x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "display-gamut" : "display-P3",
+          "filename" : "Aspen~dark~P3@3x.jpg",
+          "idiom" : "universal",
+          "scale" : "3x"
         }
+      ],
+      "info" : {
+        "author" : "xcode",
+        "version" : 1
+      }
+    }
 
-        """)
-  }
+    """
 
   @Test func darkVariantsFollowEachScale() {
     let entry = ImageSetEntry(
       name: "Logo", files: [1: "Logo.png", 2: "Logo@2x.png"],
       darkFiles: [2: "Logo-dark@2x.png"])
     #expect(
-      CatalogContents.imageSet(entry) == """
+      CatalogContents.imageSet(entry) == Self.logoWithDark)
+  }
+
+  /// `Logo`: any and dark slots of scales 1–3 (1x and 2x files, a 2x dark).
+  static let logoWithDark = """
+    {
+      "images" : [
         {
-          "images" : [
+          "filename" : "Logo.png",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "appearances" : [
             {
-              "filename" : "Logo.png",
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "filename" : "Logo@2x.png",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "filename" : "Logo-dark@2x.png",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "idiom" : "universal",
-              "scale" : "3x"
-            },
-            {
-              "appearances" : [
-                {
-                  "appearance" : "luminosity",
-                  "value" : "dark"
-                }
-              ],
-              "idiom" : "universal",
-              "scale" : "3x"
+              "appearance" : "luminosity",
+              "value" : "dark"
             }
           ],
-          "info" : {
-            "author" : "xcode",
-            "version" : 1
-          }
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "filename" : "Logo@2x.png",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "filename" : "Logo-dark@2x.png",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "idiom" : "universal",
+          "scale" : "3x"
+        },
+        {
+          "appearances" : [
+            {
+              "appearance" : "luminosity",
+              "value" : "dark"
+            }
+          ],
+          "idiom" : "universal",
+          "scale" : "3x"
         }
+      ],
+      "info" : {
+        "author" : "xcode",
+        "version" : 1
+      }
+    }
 
-        """)
-  }
+    """
 
   @Test func templateIntentAndPreservedVector() {
     let entry = ImageSetEntry(

@@ -107,49 +107,7 @@ struct DisplayGamutTests {
     let contents = try String(
       contentsOf: catalog.appendingPathComponent("Aspen.imageset/Contents.json"), encoding: .utf8)
     #expect(
-      contents == """
-        {
-          "images" : [
-            {
-              "display-gamut" : "sRGB",
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "display-gamut" : "display-P3",
-              "idiom" : "universal",
-              "scale" : "1x"
-            },
-            {
-              "display-gamut" : "sRGB",
-              "filename" : "Aspen@2x.jpg",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "display-gamut" : "display-P3",
-              "filename" : "Aspen~P3@2x.jpg",
-              "idiom" : "universal",
-              "scale" : "2x"
-            },
-            {
-              "display-gamut" : "sRGB",
-              "idiom" : "universal",
-              "scale" : "3x"
-            },
-            {
-              "display-gamut" : "display-P3",
-              "idiom" : "universal",
-              "scale" : "3x"
-            }
-          ],
-          "info" : {
-            "author" : "xcode",
-            "version" : 1
-          }
-        }
-
-        """)
+      contents == Self.aspenGamutSlots)
     let manifest = try #require(try ManifestStore.read(at: engine.workspace.manifest))
     let outputs = manifest.imageSets.flatMap(\.outputs)
     #expect(
@@ -174,6 +132,51 @@ struct DisplayGamutTests {
       !FileManager.default.fileExists(
         atPath: catalog.appendingPathComponent("Aspen.imageset/Aspen~P3@2x.jpg").path))
   }
+
+  /// `Aspen`'s `Contents.json`: sRGB and Display P3 slots of scales 1–3, files at 2x.
+  static let aspenGamutSlots = """
+    {
+      "images" : [
+        {
+          "display-gamut" : "sRGB",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "display-gamut" : "display-P3",
+          "idiom" : "universal",
+          "scale" : "1x"
+        },
+        {
+          "display-gamut" : "sRGB",
+          "filename" : "Aspen@2x.jpg",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "display-gamut" : "display-P3",
+          "filename" : "Aspen~P3@2x.jpg",
+          "idiom" : "universal",
+          "scale" : "2x"
+        },
+        {
+          "display-gamut" : "sRGB",
+          "idiom" : "universal",
+          "scale" : "3x"
+        },
+        {
+          "display-gamut" : "display-P3",
+          "idiom" : "universal",
+          "scale" : "3x"
+        }
+      ],
+      "info" : {
+        "author" : "xcode",
+        "version" : 1
+      }
+    }
+
+    """
 
   @Test("display-gamut lists sRGB; it applies to image sets, not app icons")
   func configuration() throws {

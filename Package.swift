@@ -11,9 +11,9 @@ let package = Package(
   name: "ThumbForge",
   platforms: [.macOS(.v14)],
   products: [
+    // The tool and its plugin are the package's products; the modules (ThumbForge, Vips,
+    // ThumbForgeServer) are `package`-internal, used by this package's targets and tests.
     .executable(name: "thumbforge", targets: ["thumbforge"]),
-    .library(name: "ThumbForge", targets: ["ThumbForge"]),
-    .library(name: "Vips", targets: ["Vips"]),
     // `swift package thumbforge build|check|lint|…` in a package that depends on this one,
     // and Xcode's project menu (ThumbForge) in an Xcode project that adds this package.
     .plugin(name: "ThumbForgePlugin", targets: ["ThumbForgePlugin"]),

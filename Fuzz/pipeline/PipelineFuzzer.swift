@@ -210,14 +210,14 @@ func runGenerated(_ bytes: [UInt8]) -> (checked: Int, problems: [String]) {
 /// ignored. libheif's x265 encoder keeps global state for the life of the process (the
 /// generated folders hold HEIF masters; `Scripts/sanitizers/lsan.supp` says the same).
 @_cdecl("__lsan_default_suppressions")
-public func leakSuppressions() -> UnsafePointer<CChar> {
+package func leakSuppressions() -> UnsafePointer<CChar> {
   UnsafeRawPointer(suppressions.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 private let suppressions: StaticString =
   "leak:readBytesFromFile\nleak:_CFRegularExpressionCreate\nleak:x265\n"
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+package func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   runOne(Array(UnsafeBufferPointer(start: data, count: size)))
   return 0
 }

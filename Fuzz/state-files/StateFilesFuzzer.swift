@@ -39,13 +39,13 @@ private func runOne(_ bytes: [UInt8]) {
 /// rule's pattern with NSRegularExpression); only the allocation inside that function is
 /// ignored.
 @_cdecl("__lsan_default_suppressions")
-public func leakSuppressions() -> UnsafePointer<CChar> {
+package func leakSuppressions() -> UnsafePointer<CChar> {
   UnsafeRawPointer(suppressions.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 private let suppressions: StaticString = "leak:readBytesFromFile\nleak:_CFRegularExpressionCreate\n"
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+package func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   runOne(Array(UnsafeBufferPointer(start: data, count: size)))
   return 0
 }

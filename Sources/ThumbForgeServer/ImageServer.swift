@@ -1,15 +1,15 @@
 internal import Foundation
-public import Hummingbird
-public import Logging
+package import Hummingbird
+package import Logging
 internal import Synchronization
-public import ThumbForge
+package import ThumbForge
 internal import Vips
 
 /// The state and answers of `thumbforge serve`: images at
 /// `/{signature}/{recipe}/{asset}@{scale}x.{ext}` (from the catalog when it holds the output
 /// up to date, else from the result cache, else rendered once), `/readyz`, `/metrics` and
 /// the preview page at `/`. Its routes and middleware are in ``router()``.
-public final class ImageServer: Sendable {
+package final class ImageServer: Sendable {
   private let snapshot: Mutex<FolderSnapshot>
   let hot: HotOutputs
   /// Masters kept decoded for renders outside the catalog's plan (`serve.decoded-cache`).
@@ -30,7 +30,7 @@ public final class ImageServer: Sendable {
   private let draining = Atomic<Bool>(false)
 
   /// A server over `folder`'s assets; `signer` nil: paths are unsigned (`/unsafe/…`).
-  public init(
+  package init(
     folder: OnDemandFolder, signer: URLSigner?, preview: Bool, workers: Int, logger: Logger,
     metricsHere: Bool = true
   ) throws {
@@ -60,10 +60,10 @@ public final class ImageServer: Sendable {
   var currentFolder: OnDemandFolder { snapshot.withLock { $0.folder } }
 
   /// Renders started since launch (every one a miss; coalesced requests start none).
-  public var renderCount: Int { coordinator.renderCount.load(ordering: .relaxed) }
+  package var renderCount: Int { coordinator.renderCount.load(ordering: .relaxed) }
 
   /// Loads the folder again if anything in it changed; keeps the old one on a bad config.
-  public func reloadIfChanged() {
+  package func reloadIfChanged() {
     do {
       if let fresh = try currentFolder.reloaded() {
         snapshot.withLock { $0 = FolderSnapshot(fresh) }
@@ -75,7 +75,7 @@ public final class ImageServer: Sendable {
   }
 
   /// From now on, renders are refused with 503 and `/readyz` says so (graceful shutdown).
-  public func startDraining() {
+  package func startDraining() {
     draining.store(true, ordering: .relaxed)
   }
 

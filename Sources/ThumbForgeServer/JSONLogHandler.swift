@@ -1,5 +1,5 @@
 internal import Foundation
-public import Logging
+package import Logging
 
 #if canImport(Glibc)
   import Glibc
@@ -16,23 +16,23 @@ public import Logging
 ///
 /// Keys are sorted; metadata values keep their shape (strings, arrays, objects). Each line is
 /// written with one `write(2)`, so lines from concurrent requests never interleave.
-public struct JSONLogHandler: LogHandler {
-  public var logLevel: Logger.Level = .info
-  public var metadata: Logger.Metadata = [:]
-  public var metadataProvider: Logger.MetadataProvider?
+package struct JSONLogHandler: LogHandler {
+  package var logLevel: Logger.Level = .info
+  package var metadata: Logger.Metadata = [:]
+  package var metadataProvider: Logger.MetadataProvider?
   private let sink: @Sendable (String) -> Void
 
   /// A handler writing each line to `sink` (standard error by default).
-  public init(sink: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
+  package init(sink: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
     self.sink = sink
   }
 
-  public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+  package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
     get { metadata[key] }
     set { metadata[key] = newValue }
   }
 
-  public func log(event: LogEvent) {
+  package func log(event: LogEvent) {
     var merged = metadata
     if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
     if let own = event.metadata { merged.merge(own) { $1 } }
@@ -54,7 +54,7 @@ public struct JSONLogHandler: LogHandler {
   }
 
   /// Writes `line` to standard error in one call.
-  @Sendable public static func standardError(_ line: String) {
+  @Sendable package static func standardError(_ line: String) {
     var line = line
     line.withUTF8 { bytes in
       var start = 0

@@ -1,23 +1,23 @@
-public import Logging
+package import Logging
 
 /// How `serve` logs: the line format and the lowest level written, from the command line or,
 /// when a flag is not given, from `THUMBFORGE_LOG_FORMAT` / `THUMBFORGE_LOG_LEVEL`.
-public struct LogSettings: Sendable, Equatable {
+package struct LogSettings: Sendable, Equatable {
   /// swift-log's text lines, or one JSON object per line (``JSONLogHandler``).
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     case text, json
   }
 
-  public var format: Format = .text
-  public var level: Logger.Level = .info
+  package var format: Format = .text
+  package var level: Logger.Level = .info
 
-  public static let formatVariable = "THUMBFORGE_LOG_FORMAT"
-  public static let levelVariable = "THUMBFORGE_LOG_LEVEL"
+  package static let formatVariable = "THUMBFORGE_LOG_FORMAT"
+  package static let levelVariable = "THUMBFORGE_LOG_LEVEL"
 
   /// The settings a flag names, else its environment variable, else the default (`text`,
   /// `info`).
   /// - Throws: ``ServeError`` naming the flag or variable and the accepted values.
-  public init(format: String?, level: String?, environment: [String: String]) throws(ServeError) {
+  package init(format: String?, level: String?, environment: [String: String]) throws(ServeError) {
     if let text = format ?? environment[Self.formatVariable] {
       guard let parsed = Format(rawValue: text.lowercased()) else {
         throw ServeError(
@@ -39,7 +39,7 @@ public struct LogSettings: Sendable, Equatable {
   }
 
   /// A handler for `label` in this format, at this level (for `LoggingSystem.bootstrap`).
-  public func handler(label: String) -> any LogHandler {
+  package func handler(label: String) -> any LogHandler {
     var handler: any LogHandler =
       format == .json ? JSONLogHandler() : StreamLogHandler.standardError(label: label)
     handler.logLevel = level

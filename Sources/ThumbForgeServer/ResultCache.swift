@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 internal import Synchronization
 internal import ThumbForge
 
@@ -9,9 +9,9 @@ internal import ThumbForge
 ///
 /// The cap counts the disk space files take (whole blocks: 4 KB for a 300-byte output on
 /// most file systems), not their byte sizes, so the folder's `du` stays within it.
-public final class ResultCache: Sendable {
-  public let folder: URL
-  public let capacity: Int
+package final class ResultCache: Sendable {
+  package let folder: URL
+  package let capacity: Int
   private let state: Mutex<State>
 
   private struct State {
@@ -36,7 +36,7 @@ public final class ResultCache: Sendable {
   }
 
   /// Opens (creating it when missing) the cache at `folder`, holding at most `capacity` bytes.
-  public init(folder: URL, capacity: Int) throws {
+  package init(folder: URL, capacity: Int) throws {
     self.folder = folder
     self.capacity = capacity
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -63,7 +63,7 @@ public final class ResultCache: Sendable {
   }
 
   /// The bytes stored for `key`, marking them used; `nil` when absent.
-  public func bytes(for key: String) -> [UInt8]? {
+  package func bytes(for key: String) -> [UInt8]? {
     guard let file = file(for: key), let data = FileManager.default.contents(atPath: file.path)
     else { return nil }
     return Array(data)
@@ -92,7 +92,7 @@ public final class ResultCache: Sendable {
   }
 
   /// Stores `bytes` under `key` (a hex content address), then evicts down to the capacity.
-  public func store(_ bytes: [UInt8], for key: String) {
+  package func store(_ bytes: [UInt8], for key: String) {
     store(bytes, hash: nil, for: key)
   }
 
@@ -121,7 +121,7 @@ public final class ResultCache: Sendable {
   }
 
   /// Disk bytes (allocated blocks) and entries held now.
-  public var usage: (bytes: Int, entries: Int) {
+  package var usage: (bytes: Int, entries: Int) {
     state.withLock { ($0.bytes, $0.entries.count) }
   }
 

@@ -1,4 +1,4 @@
 /// Why `serve` cannot start.
-public struct ServeError: Error, Sendable {
-  public var message: String
+package struct ServeError: Error, Sendable {
+  package var message: String
 }

@@ -1,5 +1,5 @@
-public import ThumbForge
-public import Vips
+package import ThumbForge
+package import Vips
 
 /// One request path of `thumbforge serve`, parsed and checked:
 /// `/{signature}/{recipe}/{asset}@{scale}x.{ext}`, e.g. `/…/tile/Resorts/les-arcs@2x.jpg`.
@@ -9,28 +9,28 @@ public import Vips
 /// path tricks are made of — `.` and `..` segments, encoded `/` or `\`, NUL and other
 /// control characters, empty segments and over-long paths — so such requests are answered
 /// 400 before any lookup.
-public struct ServePath: Sendable, Equatable {
+package struct ServePath: Sendable, Equatable {
   /// The first segment exactly as sent (not percent-decoded: a signature has one spelling):
   /// a URL-safe Base64 signature, or `unsafe` when unsigned.
-  public var signature: String
+  package var signature: String
   /// Everything after the signature segment, exactly as sent (still percent-encoded): the
   /// text a signature covers.
-  public var signedPart: String
-  public var recipe: RecipeRequest
+  package var signedPart: String
+  package var recipe: RecipeRequest
   /// The asset's qualified name (group path + asset name), percent-decoded.
-  public var asset: String
-  public var scale: Int
+  package var asset: String
+  package var scale: Int
   /// The extension's format; nil for `.auto`, whose format the server picks from the
   /// request's `Accept` header (AVIF, then WebP, else the recipe's own format).
-  public var format: ImageFormat?
+  package var format: ImageFormat?
 
   /// The longest path accepted, in bytes as sent.
-  public static let maximumLength = 1024
+  package static let maximumLength = 1024
   /// The scales a request may ask for.
-  public static let scales = 1...3
+  package static let scales = 1...3
 
   /// Parses a request path (without query string) as sent by the client.
-  public init(_ raw: String) throws(ServePathError) {
+  package init(_ raw: String) throws(ServePathError) {
     guard raw.utf8.count <= Self.maximumLength else {
       throw .malformed("the path is longer than \(Self.maximumLength) bytes")
     }
@@ -129,11 +129,11 @@ extension RecipeRequest {
 }
 
 /// Why a request path was refused (answered 400).
-public enum ServePathError: Error, Equatable, Sendable {
+package enum ServePathError: Error, Equatable, Sendable {
   case malformed(String)
 
   /// The reason, for the response body and the log.
-  public var message: String {
+  package var message: String {
     switch self {
     case .malformed(let reason): reason
     }

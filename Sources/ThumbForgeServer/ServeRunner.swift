@@ -1,10 +1,10 @@
 internal import Foundation
-public import Hummingbird
+package import Hummingbird
 internal import HummingbirdCore
-public import Logging
+package import Logging
 internal import NIOCore
 internal import ServiceLifecycle
-public import ThumbForge
+package import ThumbForge
 internal import UnixSignals
 internal import Vips
 
@@ -12,9 +12,9 @@ internal import Vips
 /// input when asked, Hummingbird on the chosen address, the folder watched for changes, and
 /// a graceful shutdown on SIGTERM/SIGINT that finishes in-flight renders within the render
 /// timeout.
-public enum ServeRunner {
+package enum ServeRunner {
   /// The server's responder and the Hummingbird application around it.
-  public static func makeApplication(
+  package static func makeApplication(
     _ options: ServeOptions, environment: [String: String], logger: Logger
   ) throws -> (ImageServer, some ApplicationProtocol) {
     let signer: URLSigner?
@@ -70,7 +70,7 @@ public enum ServeRunner {
   ///
   /// - Throws: ``ServeError`` when the folder cannot be served or a listener cannot bind
   ///   (naming its address).
-  public static func run(_ options: ServeOptions, logger: Logger) async throws {
+  package static func run(_ options: ServeOptions, logger: Logger) async throws {
     let (server, app) = try makeApplication(
       options, environment: ProcessInfo.processInfo.environment, logger: logger)
     var services: [any Service] = [

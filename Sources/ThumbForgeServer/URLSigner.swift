@@ -10,24 +10,24 @@ internal import Foundation
 /// let signer = URLSigner(keys: [SigningKey(key: key, salt: salt)])
 /// signer.signed("/tile/Resorts/les-arcs@2x.jpg")  // "/Xo5…Q/tile/Resorts/les-arcs@2x.jpg"
 /// ```
-public struct URLSigner: Sendable {
-  public var keys: [SigningKey]
+package struct URLSigner: Sendable {
+  package var keys: [SigningKey]
 
   /// The first segment of an unsigned path, accepted only when no key is configured.
-  public static let unsignedSegment = "unsafe"
+  package static let unsignedSegment = "unsafe"
   /// The shortest key accepted: HMAC-SHA256's output size (RFC 2104 advises no shorter).
-  public static let minimumKeyBytes = 32
+  package static let minimumKeyBytes = 32
   /// Environment variables holding the hex keys and salts, comma-separated for rotation.
-  public static let keyVariable = "THUMBFORGE_KEY"
-  public static let saltVariable = "THUMBFORGE_SALT"
+  package static let keyVariable = "THUMBFORGE_KEY"
+  package static let saltVariable = "THUMBFORGE_SALT"
 
-  public init(keys: [SigningKey]) {
+  package init(keys: [SigningKey]) {
     self.keys = keys
   }
 
   /// The signer configured by `THUMBFORGE_KEY` and `THUMBFORGE_SALT`: hex, the same number
   /// of comma-separated values in each (`nil` when neither is set: paths are unsigned).
-  public static func fromEnvironment(_ environment: [String: String]) throws(SigningKeyError)
+  package static func fromEnvironment(_ environment: [String: String]) throws(SigningKeyError)
     -> URLSigner?
   {
     let keyText = environment[keyVariable] ?? ""
@@ -59,12 +59,12 @@ public struct URLSigner: Sendable {
   }
 
   /// The signature of `path` (the part after the signature segment, from its leading `/`).
-  public func signature(for path: String) -> String {
+  package func signature(for path: String) -> String {
     Self.base64URL(Self.code(for: path, with: keys[0]))
   }
 
   /// `path` with its signature segment in front.
-  public func signed(_ path: String) -> String {
+  package func signed(_ path: String) -> String {
     "/" + signature(for: path) + path
   }
 
@@ -72,7 +72,7 @@ public struct URLSigner: Sendable {
   /// in constant time. Only the canonical spelling counts: 43 characters of URL-safe Base64
   /// without padding whose unused low bits are zero (what ``signature(for:)`` writes), so
   /// one image has one URL.
-  public func verify(signature: String, path: String) -> Bool {
+  package func verify(signature: String, path: String) -> Bool {
     guard signature.utf8.count == 43, let code = Self.decodeBase64URL(signature),
       code.count == 32, Self.base64URL(code) == signature
     else { return false }
@@ -129,19 +129,19 @@ public struct URLSigner: Sendable {
 }
 
 /// One key/salt pair of a ``URLSigner``.
-public struct SigningKey: Sendable, Equatable {
-  public var key: [UInt8]
-  public var salt: [UInt8]
+package struct SigningKey: Sendable, Equatable {
+  package var key: [UInt8]
+  package var salt: [UInt8]
 
-  public init(key: [UInt8], salt: [UInt8]) {
+  package init(key: [UInt8], salt: [UInt8]) {
     self.key = key
     self.salt = salt
   }
 }
 
 /// Why the signing keys in the environment cannot be used.
-public struct SigningKeyError: Error, Equatable, Sendable {
-  public var message: String
+package struct SigningKeyError: Error, Equatable, Sendable {
+  package var message: String
 
   init(_ message: String) {
     self.message = message

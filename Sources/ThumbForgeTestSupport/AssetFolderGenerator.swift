@@ -1,25 +1,25 @@
-public import Foundation
-public import Vips
+package import Foundation
+package import Vips
 
 /// A generated asset folder: its `thumbforge.yml`, its masters and what the configuration
 /// promises about each recipe, for the pipeline property test and the `pipeline` fuzz
 /// target.
-public struct GeneratedAssetFolder: Sendable {
+package struct GeneratedAssetFolder: Sendable {
   /// The configuration, valid YAML the tool accepts.
-  public var config: String
-  public var masters: [GeneratedMaster]
+  package var config: String
+  package var masters: [GeneratedMaster]
   /// Every recipe a rule or `default-recipes` can name, by name (built-ins included).
-  public var recipes: [String: GeneratedRecipe]
+  package var recipes: [String: GeneratedRecipe]
   /// The `fail-on` level the configuration sets (libvips' default for ThumbForge: warning).
-  public var failOn: FailOn
+  package var failOn: FailOn
   /// `limit-input-pixels`, when the configuration sets it.
-  public var limitInputPixels: Int?
+  package var limitInputPixels: Int?
 
   /// The files the folder holds, relative to it: the masters and `thumbforge.yml`.
-  public var files: Set<String> { Set(masters.map(\.path) + ["thumbforge.yml"]) }
+  package var files: Set<String> { Set(masters.map(\.path) + ["thumbforge.yml"]) }
 
   /// Writes the configuration and the masters into `assets` (which must exist).
-  public func write(to assets: URL) throws {
+  package func write(to assets: URL) throws {
     try Data(config.utf8).write(to: assets.appendingPathComponent("thumbforge.yml"))
     for master in masters {
       let url = assets.appendingPathComponent(master.path)
@@ -30,7 +30,7 @@ public struct GeneratedAssetFolder: Sendable {
   }
 
   /// What was generated, for a failure message: the configuration and one line per master.
-  public var summary: String {
+  package var summary: String {
     "--- thumbforge.yml ---\n\(config)--- masters ---\n"
       + masters.map(\.description).joined(separator: "\n")
   }
@@ -39,19 +39,19 @@ public struct GeneratedAssetFolder: Sendable {
 /// Makes asset folders and configurations at random, from a seed: masters of every input
 /// format, extreme shapes, damaged files, EXIF orientations, ICC profiles, pixel layouts
 /// and metadata; recipes drawn from the key table with boundary values.
-public enum AssetFolderGenerator {
+package enum AssetFolderGenerator {
   /// The catalog every generated configuration writes, relative to the asset folder; the
   /// manifest is beside it (`../out/manifest.json`).
-  public static let output = "../out/Assets.xcassets"
+  package static let output = "../out/Assets.xcassets"
 
   /// The folder for `seed`: the same one on every run.
-  public static func make(seed: UInt64) throws -> GeneratedAssetFolder {
+  package static func make(seed: UInt64) throws -> GeneratedAssetFolder {
     var random = PropertyRandom(seed: seed)
     return try make(random: &random)
   }
 
   /// A folder drawn from `random` (a fuzzer's bytes, or a seed).
-  public static func make(random r: inout PropertyRandom) throws -> GeneratedAssetFolder {
+  package static func make(random r: inout PropertyRandom) throws -> GeneratedAssetFolder {
     try Vips.initialize()
     var draft = FolderDraft(canHEIF: Vips.canSave(.heif))
     draft.drawTopLevel(&r)

@@ -1,22 +1,22 @@
-public import Foundation
+package import Foundation
 internal import Vips
 
 /// The pipeline property's checks of what a build of a ``GeneratedAssetFolder`` left:
 /// problems that name the folder's files, a manifest whose every output exists and is what
 /// it says, and imagesets whose `Contents.json` lists exactly their files.
-public struct CatalogAudit {
-  public let folder: GeneratedAssetFolder
+package struct CatalogAudit {
+  package let folder: GeneratedAssetFolder
   /// The asset folder.
-  public let assets: URL
+  package let assets: URL
   /// `manifest.json` (by default `../out/manifest.json` from the asset folder).
-  public let manifest: URL
+  package let manifest: URL
   /// Whether WebP outputs go unchecked for metadata: libvips 8.14's `webpsave` writes an
   /// EXIF block even with `strip` (the master's EXIF, GPS position included, or a default
   /// one), a known failure tolerated only on request
   /// (`THUMBFORGE_PROPERTY_ALLOW=webp-metadata`) so that a long run can look for others.
-  public var allowsWebPMetadata: Bool
+  package var allowsWebPMetadata: Bool
 
-  public init(
+  package init(
     folder: GeneratedAssetFolder, assets: URL, manifest: URL? = nil,
     allowsWebPMetadata: Bool = false
   ) {
@@ -30,7 +30,7 @@ public struct CatalogAudit {
 
   /// The problems (`PATH: reason`, without `error: `) that do not start with a file or
   /// folder of the asset folder.
-  public func problemViolations(_ problems: [String]) -> [String] {
+  package func problemViolations(_ problems: [String]) -> [String] {
     var known = folder.files
     for path in folder.files {
       var parts = path.split(separator: "/").dropLast()
@@ -45,7 +45,7 @@ public struct CatalogAudit {
   }
 
   /// The `error: ` lines of a command's standard error, without the prefix.
-  public static func errorLines(_ stderr: String) -> [String] {
+  package static func errorLines(_ stderr: String) -> [String] {
     stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }.map {
       String($0.dropFirst("error: ".count))
     }
@@ -56,7 +56,7 @@ public struct CatalogAudit {
   /// extension names, 8 bits per band, alpha for flags, no metadata unless the recipe keeps
   /// it; each imageset's `Contents.json` lists exactly its image files, which the manifest
   /// lists.
-  public func catalogViolations() -> [String] {
+  package func catalogViolations() -> [String] {
     var violations: [String] = []
     guard let data = FileManager.default.contents(atPath: manifest.path) else {
       return ["no manifest at \(manifest.path)"]

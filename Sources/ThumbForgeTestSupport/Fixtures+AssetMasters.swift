@@ -1,10 +1,10 @@
-public import Vips
+package import Vips
 
 /// Cheap masters for asset folders that tests build and render: photos, icons and SVGs.
 extension Fixtures {
   /// A photo-like RGB image: nested coloured rectangles on a background, varied by `seed`
   /// (two `embed`s: cheap to make even by the hundred).
-  public static func photo(width: Int, height: Int, seed: Int) throws -> VipsImage {
+  package static func photo(width: Int, height: Int, seed: Int) throws -> VipsImage {
     let a = Double((seed * 37) % 256)
     let b = Double((seed * 91 + 60) % 256)
     let c = Double((seed * 53 + 120) % 256)
@@ -19,7 +19,7 @@ extension Fixtures {
   }
 
   /// An RGBA image: an opaque coloured square, half the size, centred on transparency.
-  public static func icon(width: Int, height: Int, seed: Int) throws -> VipsImage {
+  package static func icon(width: Int, height: Int, seed: Int) throws -> VipsImage {
     let clear = try VipsImage.solid(width: width, height: height, color: [0, 0, 0, 0])
     let square = try VipsImage.solid(
       width: width / 2, height: height / 2,
@@ -28,7 +28,7 @@ extension Fixtures {
   }
 
   /// A striped SVG of `width`×`height` points: one horizontal band per colour, top down.
-  public static func svg(width: Int, height: Int, colors: [String]) -> String {
+  package static func svg(width: Int, height: Int, colors: [String]) -> String {
     let band = Double(height) / Double(max(1, colors.count))
     let rects = colors.enumerated().map { index, color in
       "<rect x=\"0\" y=\"\(Double(index) * band)\" width=\"\(width)\" height=\"\(band)\" fill=\"\(color)\"/>"

@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 
 /// Very large but tiny PNG files, for checks of pixel limits that must not decode them.
 extension Fixtures {
   /// A valid PNG of `width`×`height` 1-bit grey pixels, all black, made without libvips so
   /// that even a 30000×30000 image takes milliseconds: one fixed-Huffman deflate block of
   /// runs of zero bytes.
-  public static func blackPNG(width: Int, height: Int) -> Data {
+  package static func blackPNG(width: Int, height: Int) -> Data {
     var header: [UInt8] = []
     header += PNGEncoder.bigEndian(UInt32(width))
     header += PNGEncoder.bigEndian(UInt32(height))
@@ -40,7 +40,7 @@ extension Fixtures {
   }
 
   /// `blackPNG(width: 30000, height: 30000)` (900 megapixels in about 700 KB), made once.
-  public static let hugePNG = blackPNG(width: 30000, height: 30000)
+  package static let hugePNG = blackPNG(width: 30000, height: 30000)
 }
 
 /// Packs bits least significant first, as deflate stores them.

@@ -1,18 +1,18 @@
-public import Foundation
-public import Vips
+package import Foundation
+package import Vips
 
 /// Wide-gamut test masters: images tagged with Display P3 (libvips' built-in profile) or
 /// with a ProPhoto RGB profile made here, for `display-gamut` tests.
 extension Fixtures {
   /// `image` (8-bit sRGB) converted to Display P3, carrying libvips' P3 profile: what a
   /// designer's Display P3 PNG holds.
-  public static func displayP3(_ image: VipsImage) throws -> VipsImage {
+  package static func displayP3(_ image: VipsImage) throws -> VipsImage {
     try image.iccTransformed(to: "p3")
   }
 
   /// `image` (8-bit sRGB) converted to ProPhoto RGB at `depth` bits, carrying
   /// ``proPhotoProfile()`` (written to `folder`, which libvips reads it from).
-  public static func proPhoto(_ image: VipsImage, depth: Int = 16, folder: URL) throws -> VipsImage
+  package static func proPhoto(_ image: VipsImage, depth: Int = 16, folder: URL) throws -> VipsImage
   {
     let url = folder.appendingPathComponent("ProPhoto.icc")
     try Data(proPhotoProfile()).write(to: url)
@@ -22,7 +22,7 @@ extension Fixtures {
   /// A minimal ICC v2 matrix/TRC display profile of ProPhoto RGB (ROMM RGB): its D50
   /// primaries and a gamma of 1.8. Made byte by byte (no library writes ICC profiles), with
   /// exactly the tags lcms needs: description, white point, colourants and tone curves.
-  public static func proPhotoProfile() -> [UInt8] {
+  package static func proPhotoProfile() -> [UInt8] {
     func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) } }
     func text(_ value: String) -> [UInt8] { Array(value.utf8) }
     func fixed(_ value: Double) -> [UInt8] { u32(Int((value * 65536).rounded()) & 0xFFFF_FFFF) }

@@ -1,12 +1,12 @@
-public import Foundation
-public import Vips
+package import Foundation
+package import Vips
 
 /// Makes real, deterministic test images and files with libvips.
 ///
 /// Every generator is a pure function of its arguments, so a test that encodes a fixture
 /// gets the same bytes on every run. Files are written under directories made by
 /// ``temporaryDirectory(prefix:)``; tests remove them when done.
-public enum Fixtures {
+package enum Fixtures {
   // MARK: - Images
 
   /// A deterministic "photo": horizontal red ramp, vertical green ramp, a blue wave texture
@@ -15,7 +15,7 @@ public enum Fixtures {
   ///
   /// - Parameters:
   ///   - bitDepth: 8 (`uchar`, sRGB/B_W) or 16 (`ushort`, RGB16/GREY16).
-  public static func gradient(
+  package static func gradient(
     width: Int, height: Int, layout: PixelLayout = .rgb, bitDepth: Int = 8
   ) throws -> VipsImage {
     let maxValue = bitDepth == 16 ? 65535 : 255
@@ -48,7 +48,7 @@ public enum Fixtures {
 
   /// An image whose four quadrants have different flat colours (top-left red, top-right
   /// green, bottom-left blue, bottom-right yellow), handy for checking rotations and flips.
-  public static func quadrants(width: Int, height: Int) throws -> VipsImage {
+  package static func quadrants(width: Int, height: Int) throws -> VipsImage {
     try image(width: width, height: height, layout: .rgb) { x, y, band in
       let right = x >= width / 2
       let bottom = y >= height / 2
@@ -58,7 +58,7 @@ public enum Fixtures {
 
   /// The colours of ``quadrants(width:height:)``: top-left, top-right, bottom-left,
   /// bottom-right.
-  public static let quadrantColours: [[Int]] = [
+  package static let quadrantColours: [[Int]] = [
     [255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0],
   ]
 
@@ -68,7 +68,7 @@ public enum Fixtures {
   /// The samples are written as an uncompressed PNG in memory and decoded by libvips'
   /// `pngload_buffer`, so the result has libvips' usual interpretation for the layout:
   /// `bw`/`srgb` at 8 bits, `grey16`/`rgb16` at 16 bits. Pixels are decoded eagerly.
-  public static func image(
+  package static func image(
     width: Int, height: Int, layout: PixelLayout, bitDepth: Int = 8,
     pixel: (_ x: Int, _ y: Int, _ band: Int) -> Int
   ) throws -> VipsImage {
@@ -91,7 +91,7 @@ public enum Fixtures {
   // MARK: - Files
 
   /// A new, empty, uniquely named directory under the system temporary directory.
-  public static func temporaryDirectory(prefix: String = "thumbforge-tests") throws -> URL {
+  package static func temporaryDirectory(prefix: String = "thumbforge-tests") throws -> URL {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -100,7 +100,7 @@ public enum Fixtures {
 
   /// Saves `image` as `name` (the format's extension is added when `name` has none).
   @discardableResult
-  public static func write(
+  package static func write(
     _ image: VipsImage, as format: ImageFormat, named name: String, in directory: URL,
     options: SaveOptions = SaveOptions()
   ) throws -> URL {
@@ -113,7 +113,7 @@ public enum Fixtures {
   /// Writes a copy of `file` cut down to `fraction` of its length, named
   /// `<name>-truncated.<ext>` next to it.
   @discardableResult
-  public static func truncatedCopy(of file: URL, keeping fraction: Double = 0.5) throws -> URL {
+  package static func truncatedCopy(of file: URL, keeping fraction: Double = 0.5) throws -> URL {
     let data = try Data(contentsOf: file)
     let kept = data.prefix(max(1, Int(Double(data.count) * fraction)))
     let name =
@@ -125,7 +125,7 @@ public enum Fixtures {
 
   /// Writes an empty file.
   @discardableResult
-  public static func zeroByteFile(named name: String = "empty.jpg", in directory: URL) throws
+  package static func zeroByteFile(named name: String = "empty.jpg", in directory: URL) throws
     -> URL
   {
     let url = directory.appendingPathComponent(name)
@@ -136,7 +136,7 @@ public enum Fixtures {
   /// Writes a text file, by default one with an image extension, to check that loaders sniff
   /// content rather than trusting names.
   @discardableResult
-  public static func textFile(
+  package static func textFile(
     named name: String = "not-an-image.png", in directory: URL,
     contents: String = "This is plain text, not a PNG.\n"
   ) throws -> URL {
@@ -148,17 +148,17 @@ public enum Fixtures {
   // MARK: - Shared corpus
 
   /// The package root, found from this file's location (`Sources/ThumbForgeTestSupport/`).
-  public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+  package static let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // ThumbForgeTestSupport
     .deletingLastPathComponent()  // Sources
     .deletingLastPathComponent()
 
   /// The shared Snowseeker image corpus (`../shared/corpus/snowseeker/Images` next to the
   /// package), or `nil` when it is not checked out.
-  public static var snowseekerCorpus: URL? { snowseekerCorpus(packageRoot: packageRoot) }
+  package static var snowseekerCorpus: URL? { snowseekerCorpus(packageRoot: packageRoot) }
 
   /// The Snowseeker corpus relative to a given package root, or `nil` when absent.
-  public static func snowseekerCorpus(packageRoot: URL) -> URL? {
+  package static func snowseekerCorpus(packageRoot: URL) -> URL? {
     let url =
       packageRoot
       .appendingPathComponent("../shared/corpus/snowseeker/Images", isDirectory: true)
@@ -175,7 +175,7 @@ public enum Fixtures {
   /// Writes a CMYK JPEG converted with libvips' built-in CMYK profile, with that profile
   /// embedded or (`embedProfile: false`) stripped.
   @discardableResult
-  public static func cmykJPEG(
+  package static func cmykJPEG(
     from image: VipsImage, named name: String = "cmyk.jpg", in directory: URL,
     embedProfile: Bool = true
   ) throws -> URL {

@@ -1,27 +1,27 @@
-public import Foundation
-public import Vips
+package import Foundation
+package import Vips
 
 /// One master file of a generated asset folder: what it is meant to be, and its bytes.
-public struct GeneratedMaster: Sendable, CustomStringConvertible {
+package struct GeneratedMaster: Sendable, CustomStringConvertible {
   /// The formats the generator writes masters in (README: masters are PNG, JPEG, WebP,
   /// HEIF, AVIF, TIFF, GIF, SVG or PDF; AVIF is not written: this package's libvips
   /// wrapper has no AV1 encoder option).
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     case png, jpeg = "jpg", webp, heif = "heic", gif, tiff = "tif", svg, pdf
   }
 
   /// The pixels' layout in the file.
-  public enum Layout: String, Sendable, CaseIterable {
+  package enum Layout: String, Sendable, CaseIterable {
     case grey, greyAlpha, rgb, rgba, rgb16, grey16, palette, paletteAlpha
   }
 
   /// The colour profile embedded in the file.
-  public enum Profile: String, Sendable, CaseIterable {
+  package enum Profile: String, Sendable, CaseIterable {
     case none, sRGB, displayP3, cmyk
   }
 
   /// How the file is damaged after encoding.
-  public enum Damage: Sendable, Equatable {
+  package enum Damage: Sendable, Equatable {
     case none
     /// Cut to its first `n` bytes.
     case truncated(Int)
@@ -34,22 +34,22 @@ public struct GeneratedMaster: Sendable, CustomStringConvertible {
   }
 
   /// Path relative to the asset folder.
-  public var path: String
-  public var format: Format
+  package var path: String
+  package var format: Format
   /// Pixels (raster) or points (vector), before EXIF orientation.
-  public var width: Int
-  public var height: Int
-  public var layout: Layout
-  public var profile: Profile
+  package var width: Int
+  package var height: Int
+  package var layout: Layout
+  package var profile: Profile
   /// EXIF orientation 1–8 (JPEG; 1 elsewhere).
-  public var orientation: Int
+  package var orientation: Int
   /// Whether the file carries EXIF GPS fields (JPEG, PNG) and a PNG text comment.
-  public var gps: Bool
-  public var damage: Damage
+  package var gps: Bool
+  package var damage: Damage
   /// The file as written (after damage); empty until ``encode(seed:random:)``.
-  public var bytes: [UInt8] = []
+  package var bytes: [UInt8] = []
 
-  public var description: String {
+  package var description: String {
     var parts = ["\(path): \(format.rawValue) \(width)x\(height) \(layout.rawValue)"]
     if profile != .none { parts.append("profile \(profile.rawValue)") }
     if orientation != 1 { parts.append("orientation \(orientation)") }
@@ -60,7 +60,7 @@ public struct GeneratedMaster: Sendable, CustomStringConvertible {
   }
 
   /// Whether the format is drawn from vector data (sizes in points).
-  public var isVector: Bool { format == .svg || format == .pdf }
+  package var isVector: Bool { format == .svg || format == .pdf }
 
   /// The largest side each format stores (libjpeg 65500, WebP 16383, GIF 65535).
   static func maxSide(_ format: Format) -> Int {

@@ -1,17 +1,17 @@
 /// One recipe of a generated configuration: its keys as YAML, drawn from the recipe key
 /// table (README "Recipe keys") with boundary values, always one the tool accepts.
-public struct GeneratedRecipe: Sendable {
+package struct GeneratedRecipe: Sendable {
   /// The name rules use (a built-in's name when it overrides one).
-  public var name: String
+  package var name: String
   /// `variants`, `fit`, `fill`, `flag` or `tile`.
-  public var kind: String
+  package var kind: String
   /// Whether it overrides the built-in of its name (then it has no `kind` key).
-  public var overridesBuiltin: Bool
+  package var overridesBuiltin: Bool
   /// Key and YAML value, in order.
-  public var keys: [(String, String)]
+  package var keys: [(String, String)]
 
   /// Whether `keep-metadata: true` is set.
-  public var keepsMetadata: Bool { keys.contains { $0.0 == "keep-metadata" && $0.1 == "true" } }
+  package var keepsMetadata: Bool { keys.contains { $0.0 == "keep-metadata" && $0.1 == "true" } }
 
   /// `name: { kind: fit, size: [40, 25], … }`.
   var yaml: String {

@@ -1,5 +1,5 @@
-public import Foundation
-public import Vips
+package import Foundation
+package import Vips
 
 /// Compares images with stored reference ("golden") PNGs.
 ///
@@ -12,24 +12,24 @@ public import Vips
 /// let golden = Golden(tolerance: .lossy)  // goldens next to this test file, in Goldens/
 /// try golden.verify(thumbnail, named: "landscape-200")
 /// ```
-public struct Golden: Sendable {
+package struct Golden: Sendable {
   /// The environment variable that turns recording on when set to `1`.
-  public static let recordEnvironmentVariable = "THUMBFORGE_RECORD_GOLDENS"
+  package static let recordEnvironmentVariable = "THUMBFORGE_RECORD_GOLDENS"
 
   /// Whether the environment asks for goldens to be recorded.
-  public static var isRecordingRequested: Bool {
+  package static var isRecordingRequested: Bool {
     ProcessInfo.processInfo.environment[recordEnvironmentVariable] == "1"
   }
 
   /// Where the reference PNGs live.
-  public var directory: URL
+  package var directory: URL
   /// How far an image may differ from its reference.
-  public var tolerance: ImageTolerance
+  package var tolerance: ImageTolerance
   /// Whether ``verify(_:named:)`` writes references instead of checking them.
-  public var isRecording: Bool
+  package var isRecording: Bool
 
   /// Goldens stored in `directory`.
-  public init(
+  package init(
     directory: URL, tolerance: ImageTolerance = .exact,
     isRecording: Bool = Golden.isRecordingRequested
   ) {
@@ -39,7 +39,7 @@ public struct Golden: Sendable {
   }
 
   /// Goldens stored in a `Goldens` folder next to the calling test file.
-  public init(
+  package init(
     tolerance: ImageTolerance = .exact, isRecording: Bool = Golden.isRecordingRequested,
     testFile: StaticString = #filePath
   ) {
@@ -50,7 +50,7 @@ public struct Golden: Sendable {
   }
 
   /// The reference file for `name`.
-  public func referenceURL(named name: String) -> URL {
+  package func referenceURL(named name: String) -> URL {
     directory.appendingPathComponent("\(name).png")
   }
 
@@ -59,7 +59,7 @@ public struct Golden: Sendable {
   /// - Throws: ``GoldenError``: always when recording, otherwise when the reference is
   ///   missing, cannot be compared, or differs by more than the tolerance.
   @discardableResult
-  public func verify(_ image: VipsImage, named name: String) throws(GoldenError)
+  package func verify(_ image: VipsImage, named name: String) throws(GoldenError)
     -> ImageComparison
   {
     let reference = referenceURL(named: name)

@@ -1,5 +1,5 @@
 /// Why a golden-image check did not pass. Every case fails the test that throws it.
-public enum GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
   /// No reference image is stored yet.
   case missing(reference: String)
   /// Recording mode wrote the reference; the test fails so that a recording is never
@@ -15,7 +15,7 @@ public enum GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
   case io(reference: String, message: String)
 
   /// What went wrong and what to do about it, with the reference path.
-  public var description: String {
+  package var description: String {
     switch self {
     case .missing(let reference):
       "golden image \(reference) does not exist; run with "

@@ -1,4 +1,4 @@
-public import Vips
+package import Vips
 
 /// The pixel difference between two images of the same size.
 ///
@@ -8,32 +8,32 @@ public import Vips
 /// before it is compared. So a change in transparency always counts, while colour hidden
 /// under fully transparent pixels (which encoders such as WebP are free to change) does not.
 /// Differences are per sample on the 0–255 scale.
-public struct ImageComparison: Sendable, Equatable, CustomStringConvertible {
+package struct ImageComparison: Sendable, Equatable, CustomStringConvertible {
   /// Width of both images.
-  public let width: Int
+  package let width: Int
   /// Height of both images.
-  public let height: Int
+  package let height: Int
   /// Bands compared: 3 (RGB) or 4 (RGB premultiplied, plus alpha).
-  public let bands: Int
+  package let bands: Int
   /// Mean absolute difference over every sample of every band (0–255).
-  public let meanDifference: Double
+  package let meanDifference: Double
   /// Largest absolute difference of any one sample (0–255).
-  public let maxDifference: Double
+  package let maxDifference: Double
   /// Perceptual hash of the first (expected) image.
-  public let expectedHash: PerceptualHash
+  package let expectedHash: PerceptualHash
   /// Perceptual hash of the second (actual) image.
-  public let actualHash: PerceptualHash
+  package let actualHash: PerceptualHash
 
   /// How many of the 64 perceptual-hash bits differ (0 = same look, > 10 = different).
-  public var hashDistance: Int { expectedHash.distance(to: actualHash) }
+  package var hashDistance: Int { expectedHash.distance(to: actualHash) }
 
   /// Whether every compared sample is equal.
-  public var isIdentical: Bool { maxDifference == 0 }
+  package var isIdentical: Bool { maxDifference == 0 }
 
   /// Compares `actual` against `expected`.
   /// - Throws: ``ImageComparisonError``: a size mismatch when the sizes differ, or the
   ///   libvips error when conversion fails.
-  public init(_ expected: VipsImage, _ actual: VipsImage) throws(ImageComparisonError) {
+  package init(_ expected: VipsImage, _ actual: VipsImage) throws(ImageComparisonError) {
     guard expected.width == actual.width, expected.height == actual.height else {
       throw .sizeMismatch(
         expectedWidth: expected.width, expectedHeight: expected.height,
@@ -74,19 +74,19 @@ public struct ImageComparison: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Compares `actual` against `expected`; the same as ``init(_:_:)``.
-  public static func compare(_ expected: VipsImage, _ actual: VipsImage)
+  package static func compare(_ expected: VipsImage, _ actual: VipsImage)
     throws(ImageComparisonError) -> ImageComparison
   {
     try ImageComparison(expected, actual)
   }
 
   /// Whether the difference is within `tolerance`.
-  public func isWithin(_ tolerance: ImageTolerance) -> Bool {
+  package func isWithin(_ tolerance: ImageTolerance) -> Bool {
     tolerance.accepts(self)
   }
 
   /// The size and every difference, for failure messages.
-  public var description: String {
+  package var description: String {
     let mean = (meanDifference * 1000).rounded() / 1000
     let max = (maxDifference * 1000).rounded() / 1000
     return "\(width)×\(height)×\(bands): mean difference \(mean), max difference \(max), "

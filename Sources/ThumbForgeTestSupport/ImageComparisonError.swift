@@ -1,7 +1,7 @@
-public import Vips
+package import Vips
 
 /// Why two images could not be compared.
-public enum ImageComparisonError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ImageComparisonError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The images differ in size, so no pixel-by-pixel comparison is meaningful.
   case sizeMismatch(expectedWidth: Int, expectedHeight: Int, actualWidth: Int, actualHeight: Int)
   /// After conversion to 8-bit sRGB an image did not have 3 or 4 bands.
@@ -10,7 +10,7 @@ public enum ImageComparisonError: Error, Sendable, Equatable, CustomStringConver
   case vips(VipsError)
 
   /// What went wrong, with the sizes or libvips message involved.
-  public var description: String {
+  package var description: String {
     switch self {
     case .sizeMismatch(let expectedWidth, let expectedHeight, let actualWidth, let actualHeight):
       "image sizes differ: expected \(expectedWidth)×\(expectedHeight), "

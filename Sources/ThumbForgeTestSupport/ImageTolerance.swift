@@ -1,38 +1,38 @@
 /// How far two images may differ and still count as matching.
 ///
 /// Differences are on the 0–255 scale of ``ImageComparison``; the hash distance is out of 64.
-public struct ImageTolerance: Sendable, Equatable, CustomStringConvertible {
+package struct ImageTolerance: Sendable, Equatable, CustomStringConvertible {
   /// Largest allowed mean absolute difference per sample.
-  public var meanDifference: Double
+  package var meanDifference: Double
   /// Largest allowed absolute difference of any one sample.
-  public var maxDifference: Double
+  package var maxDifference: Double
   /// Largest allowed perceptual-hash distance.
-  public var hashDistance: Int
+  package var hashDistance: Int
 
   /// A tolerance with the given limits; each defaults to 0 (no difference allowed).
-  public init(meanDifference: Double = 0, maxDifference: Double = 0, hashDistance: Int = 0) {
+  package init(meanDifference: Double = 0, maxDifference: Double = 0, hashDistance: Int = 0) {
     self.meanDifference = meanDifference
     self.maxDifference = maxDifference
     self.hashDistance = hashDistance
   }
 
   /// Pixel-identical.
-  public static let exact = ImageTolerance()
+  package static let exact = ImageTolerance()
 
   /// Room for a lossy encode at ordinary quality (JPEG or WebP around 80–90).
-  public static let lossy = ImageTolerance(meanDifference: 3, maxDifference: 64, hashDistance: 4)
+  package static let lossy = ImageTolerance(meanDifference: 3, maxDifference: 64, hashDistance: 4)
 
   /// Room for a different resampler or libvips version: same picture, softer pixels.
-  public static let perceptual = ImageTolerance(
+  package static let perceptual = ImageTolerance(
     meanDifference: 8, maxDifference: 255, hashDistance: 8)
 
   /// Whether `comparison` is within every limit.
-  public func accepts(_ comparison: ImageComparison) -> Bool {
+  package func accepts(_ comparison: ImageComparison) -> Bool {
     violations(of: comparison).isEmpty
   }
 
   /// A sentence for each limit `comparison` exceeds (empty when it matches).
-  public func violations(of comparison: ImageComparison) -> [String] {
+  package func violations(of comparison: ImageComparison) -> [String] {
     var problems: [String] = []
     if comparison.meanDifference > meanDifference {
       problems.append(
@@ -49,7 +49,7 @@ public struct ImageTolerance: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The limits in words, for failure messages.
-  public var description: String {
+  package var description: String {
     "mean ≤ \(rounded(meanDifference)), max ≤ \(rounded(maxDifference)), "
       + "hash distance ≤ \(hashDistance)"
   }

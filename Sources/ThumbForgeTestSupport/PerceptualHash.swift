@@ -1,21 +1,21 @@
-public import Vips
+package import Vips
 
 /// A 64-bit average hash ("aHash") of an image: shrink to 8×8 grey, then one bit per
 /// pixel, set when the pixel is brighter than the mean.
 ///
 /// Similar-looking images have hashes a small ``distance(to:)`` apart, whatever their
 /// size or encoding; a distance above about 10 of 64 means different pictures.
-public struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
+package struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
   /// The 64 bits, row by row from the top-left pixel (most significant bit first).
-  public let bits: UInt64
+  package let bits: UInt64
 
   /// A hash with known bits (for example one stored by an earlier run).
-  public init(bits: UInt64) {
+  package init(bits: UInt64) {
     self.bits = bits
   }
 
   /// Hashes an image; alpha is flattened onto white first.
-  public init(_ image: VipsImage) throws(VipsError) {
+  package init(_ image: VipsImage) throws(VipsError) {
     var rgb = try image.toSRGB8()
     if rgb.hasAlpha {
       rgb = try rgb.flattened(background: [255, 255, 255])
@@ -46,12 +46,12 @@ public struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The Hamming distance: how many of the 64 bits differ (0 = same look).
-  public func distance(to other: PerceptualHash) -> Int {
+  package func distance(to other: PerceptualHash) -> Int {
     (bits ^ other.bits).nonzeroBitCount
   }
 
   /// The bits as 16 hexadecimal digits.
-  public var description: String {
+  package var description: String {
     let hex = String(bits, radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
   }

@@ -1,5 +1,5 @@
 /// The band layout of a generated fixture image.
-public enum PixelLayout: String, Sendable, CaseIterable {
+package enum PixelLayout: String, Sendable, CaseIterable {
   /// One grey band.
   case grey
   /// Grey plus alpha (2 bands).
@@ -10,7 +10,7 @@ public enum PixelLayout: String, Sendable, CaseIterable {
   case rgba
 
   /// Number of bands, alpha included.
-  public var bands: Int {
+  package var bands: Int {
     switch self {
     case .grey: 1
     case .greyAlpha: 2
@@ -20,8 +20,8 @@ public enum PixelLayout: String, Sendable, CaseIterable {
   }
 
   /// Number of colour bands, alpha excluded.
-  public var colourBands: Int { hasAlpha ? bands - 1 : bands }
+  package var colourBands: Int { hasAlpha ? bands - 1 : bands }
 
   /// Whether the last band is alpha.
-  public var hasAlpha: Bool { self == .greyAlpha || self == .rgba }
+  package var hasAlpha: Bool { self == .greyAlpha || self == .rgba }
 }

@@ -1,7 +1,7 @@
 internal import CVips
 
 /// The number format of one band of a pixel.
-public enum BandFormat: String, Sendable, CaseIterable {
+package enum BandFormat: String, Sendable, CaseIterable {
   case uchar, char, ushort, short, uint, int, float, complex, double, dpcomplex, notset
 
   init(_ raw: CVips.VipsBandFormat) {
@@ -21,7 +21,7 @@ public enum BandFormat: String, Sendable, CaseIterable {
   }
 
   /// Bits per band value.
-  public var bits: Int {
+  package var bits: Int {
     switch self {
     case .uchar, .char: 8
     case .ushort, .short: 16

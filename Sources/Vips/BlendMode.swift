@@ -1,5 +1,5 @@
 /// How two images are blended by ``VipsImage/composite(_:mode:x:y:)``.
-public enum BlendMode: String, Sendable {
+package enum BlendMode: String, Sendable {
   case over
   case destIn = "dest-in"
   case source

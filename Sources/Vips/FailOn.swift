@@ -1,5 +1,5 @@
 /// How strictly a loader treats damaged input (libvips' `fail-on`).
-public enum FailOn: String, Sendable, CaseIterable, Codable {
+package enum FailOn: String, Sendable, CaseIterable, Codable {
   /// Never fail; decode what can be decoded (libvips' permissive default).
   case none
   /// Fail on truncated files.

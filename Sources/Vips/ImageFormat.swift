@@ -2,7 +2,7 @@
 ///
 /// `avif` is HEIF with AV1 compression, written by the same libvips saver as `heif`; it needs
 /// a libheif built with an AV1 encoder (``Vips/avifUnavailableReason``).
-public enum ImageFormat: String, Sendable, CaseIterable, Codable {
+package enum ImageFormat: String, Sendable, CaseIterable, Codable {
   case png, jpeg, webp, heif, avif
 
   /// The libvips saver nickname (`pngsave`, …).
@@ -16,7 +16,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
   }
 
   /// The file extension written for this format.
-  public var fileExtension: String {
+  package var fileExtension: String {
     switch self {
     case .png: "png"
     case .jpeg: "jpg"
@@ -27,5 +27,5 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
   }
 
   /// Whether the format stores an alpha channel.
-  public var supportsAlpha: Bool { self != .jpeg }
+  package var supportsAlpha: Bool { self != .jpeg }
 }

@@ -1,4 +1,4 @@
 /// Where a smart crop looks (libvips' `VipsInteresting`).
-public enum Interesting: String, Sendable, CaseIterable {
+package enum Interesting: String, Sendable, CaseIterable {
   case none, centre, entropy, attention, low, high, all
 }

@@ -1,7 +1,7 @@
 internal import CVips
 
 /// How libvips interprets an image's bands.
-public enum Interpretation: String, Sendable, CaseIterable {
+package enum Interpretation: String, Sendable, CaseIterable {
   case multiband, bw, histogram, xyz, lab, cmyk, labq, rgb, cmc, lch, labs, srgb, yxy, fourier
   case rgb16, grey16, matrix, scrgb, hsv, other
 

@@ -1,21 +1,21 @@
 /// A JPEG file an image was loaded from, and how it was loaded, so that
 /// ``VipsImage/resizedInOnePass(_:alsoHalve:decoding:)`` can decode it with libjpeg-turbo
 /// directly. ``MasterImage`` names one when its image is the file exactly as loaded.
-public struct JPEGFile: Sendable, Equatable {
+package struct JPEGFile: Sendable, Equatable {
   /// The file.
-  public var path: String
+  package var path: String
   /// Its shrink-on-load factor (1, 2, 4 or 8).
-  public var shrink: Int
+  package var shrink: Int
   /// How strictly damage was treated.
-  public var failOn: FailOn
+  package var failOn: FailOn
   /// The most pixels (width × height as stored) the file may have: the direct decoder
   /// refuses larger files after reading only the header.
-  public var limitInputPixels: Int
+  package var limitInputPixels: Int
 
   /// sharp's default limit, and the configuration's (`limit-input-pixels`).
-  public static let defaultLimitInputPixels = 268_402_689
+  package static let defaultLimitInputPixels = 268_402_689
 
-  public init(
+  package init(
     path: String, shrink: Int = 1, failOn: FailOn = .warning,
     limitInputPixels: Int = JPEGFile.defaultLimitInputPixels
   ) {

@@ -1,21 +1,21 @@
 /// Options for opening an image; each is passed only to loaders that support it.
-public struct LoadOptions: Sendable, Equatable {
+package struct LoadOptions: Sendable, Equatable {
   /// Pixel access pattern.
-  public var access: AccessMode
+  package var access: AccessMode
   /// Failure threshold for damaged files.
-  public var failOn: FailOn
+  package var failOn: FailOn
   /// Page (frame) to load from multi-page files.
-  public var page: Int?
+  package var page: Int?
   /// JPEG shrink-on-load factor: 1, 2, 4 or 8.
-  public var shrink: Int?
+  package var shrink: Int?
   /// Render scale for vector and scalable formats (SVG, PDF, WebP).
-  public var scale: Double?
+  package var scale: Double?
   /// Render resolution for PDF and SVG, in dots per inch.
-  public var dpi: Double?
+  package var dpi: Double?
   /// With random access: decode into memory, never into a temporary file on disk.
-  public var memory: Bool
+  package var memory: Bool
 
-  public init(
+  package init(
     access: AccessMode = .random, failOn: FailOn = .warning, page: Int? = nil,
     shrink: Int? = nil, scale: Double? = nil, dpi: Double? = nil, memory: Bool = false
   ) {

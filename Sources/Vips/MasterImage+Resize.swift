@@ -16,7 +16,7 @@ extension MasterImage {
   /// Makes every resize of `requests` and hands each to `use` with the index of every
   /// request asking for it (equal requests share one resize), as soon as it exists, so
   /// that few full-size buffers are alive at once. Call it once.
-  public func resize(
+  package func resize(
     _ requests: [ResizeRequest], then use: (Int, VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     if image.hasAlpha {
@@ -29,7 +29,7 @@ extension MasterImage {
   /// Renders the vector file at `path` (`width` pixels wide at scale 1) for each request,
   /// at the scale that gives the request's width, upright and 8-bit RGB in `profile`, and
   /// hands each result to `use` with the request's index.
-  public static func rasterise(
+  package static func rasterise(
     path: String, width: Int, for requests: [ResizeRequest], failOn: FailOn,
     profile: RGBProfile, then use: (Int, VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {

@@ -10,15 +10,15 @@
 /// - Decoding: when ``image`` is the file's pixels exactly as loaded (upright and sRGB
 ///   already), ``resizedInOnePass(_:alsoHalve:)`` has libjpeg-turbo decode a JPEG's rows
 ///   straight into its strips; otherwise the rows are computed through a libvips region.
-public struct MasterImage: Sendable {
+package struct MasterImage: Sendable {
   /// The pixels to resize: the file as loaded (shrunk by ``shrink``), upright, 8-bit sRGB.
   ///
   /// Loaded for one top-to-bottom read: make the resizes with one call to
   /// ``resizedInOnePass(_:alsoHalve:)``, or read it more than once only through
   /// ``VipsImage/copiedToMemory()``.
-  public let image: VipsImage
+  package let image: VipsImage
   /// The factor the loader shrank the file by while decoding (1 when it did not).
-  public let shrink: Int
+  package let shrink: Int
   /// The JPEG file ``image`` is exactly the pixels of, when libjpeg-turbo may decode it.
   let direct: JPEGFile?
 
@@ -37,7 +37,7 @@ public struct MasterImage: Sendable {
   ///
   /// - Throws: ``VipsError`` naming the file when it is missing, not a known image, or over
   ///   `limitInputPixels`.
-  public init(
+  package init(
     path: String, resizes: [ResizeRequest], failOn: FailOn = .warning,
     limitInputPixels: Int = JPEGFile.defaultLimitInputPixels, profile: RGBProfile = .sRGB
   ) throws(VipsError) {
@@ -73,7 +73,7 @@ public struct MasterImage: Sendable {
   /// An image already decoded as ``init(path:resizes:failOn:limitInputPixels:profile:)``
   /// decodes (shrunk by `shrink`, upright, 8-bit RGB) and held in memory: resizing it gives
   /// the bytes resizing the file would, without decoding the file again.
-  public init(decoded image: VipsImage, shrink: Int) {
+  package init(decoded image: VipsImage, shrink: Int) {
     self.image = image
     self.shrink = shrink
     direct = nil
@@ -81,18 +81,18 @@ public struct MasterImage: Sendable {
 
   /// This image decoded into memory (the file read once, now), to be resized any number of
   /// times; see ``init(decoded:shrink:)``.
-  public func decodedToMemory() throws(VipsError) -> MasterImage {
+  package func decodedToMemory() throws(VipsError) -> MasterImage {
     MasterImage(decoded: try image.copiedToMemory(), shrink: shrink)
   }
 
   /// Whether ``resizedInOnePass(_:alsoHalve:)`` has libjpeg-turbo decode the file itself
   /// rather than reading ``image`` through libvips (the pixels are the same either way).
-  public var decodesDirectly: Bool { direct != nil }
+  package var decodesDirectly: Bool { direct != nil }
 
   /// Every requested resize of ``image``, and its half-size copy when asked, made in one
   /// top-to-bottom pass while the file is decoded, as
   /// ``VipsImage/resizedInOnePass(_:alsoHalve:)`` makes them. Call it once.
-  public func resizedInOnePass(_ requests: [ResizeRequest], alsoHalve: Bool)
+  package func resizedInOnePass(_ requests: [ResizeRequest], alsoHalve: Bool)
     throws(VipsError) -> (images: [VipsImage], half: VipsImage?)
   {
     try image.resizedInOnePass(requests, alsoHalve: alsoHalve, decoding: direct)
@@ -101,7 +101,7 @@ public struct MasterImage: Sendable {
   /// The largest JPEG shrink-on-load factor (1, 2, 4 or 8) that still leaves at least
   /// `needed` pixels on both axes of a `source`-sized image (libjpeg rounds the scaled size
   /// up).
-  public static func jpegShrink(
+  package static func jpegShrink(
     source: (width: Int, height: Int), needed: (width: Int, height: Int)
   ) -> Int {
     var best = 1

@@ -1,10 +1,10 @@
 /// The one place where pixel dimensions and counts, kept as `Int` everywhere above, become
 /// the 32-bit integers of libvips and ThumbForge's C code: a value that does not fit is a
 /// named error, never a trap.
-public enum PixelCount {
+package enum PixelCount {
   /// libvips' largest image side (`VIPS_MAX_COORD`): every width, height and offset of an
   /// image libvips makes, even one computed only in part, must stay at or under it.
-  public static let maxSide = 10_000_000
+  package static let maxSide = 10_000_000
 
   /// `value` as a C `int`, or a ``VipsError`` naming `what` when it is outside
   /// `Int32`'s range.
@@ -30,7 +30,7 @@ public enum PixelCount {
 
   /// Refuses `image` (loaded, not yet decoded) when it has more than `limit` pixels
   /// (`limit-input-pixels`), from its header, naming `path`.
-  public static func checkInput(_ image: VipsImage, limit: Int, path: String) throws(VipsError) {
+  package static func checkInput(_ image: VipsImage, limit: Int, path: String) throws(VipsError) {
     let (pixels, overflow) = image.width.multipliedReportingOverflow(by: image.height)
     guard overflow || pixels > limit else { return }
     throw VipsError(

@@ -1,5 +1,5 @@
 /// An RGB colour space that outputs are made in, by one of libvips' built-in ICC profiles.
-public enum RGBProfile: String, Sendable, CaseIterable {
+package enum RGBProfile: String, Sendable, CaseIterable {
   /// sRGB: every display shows it; files in it carry no profile.
   case sRGB = "srgb"
   /// Display P3: the wider gamut of Apple's displays since 2015. Files in it carry the

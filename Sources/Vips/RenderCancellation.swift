@@ -15,21 +15,21 @@ internal import Synchronization
 /// only on the image a sink writes, which for those is an internal image no caller can
 /// reach, and its progress signals do not reach them either (a 14-second smart crop
 /// emitted none). Their size is bounded by the plan's limits (`limit-render-pixels`).
-public final class RenderCancellation: Sendable {
+package final class RenderCancellation: Sendable {
   private let cancelled = Atomic<Bool>(false)
 
-  public init() {}
+  package init() {}
 
   /// Whether ``cancel()`` was called.
-  public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+  package var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
   /// Cancels the work (from any thread).
-  public func cancel() {
+  package func cancel() {
     cancelled.store(true, ordering: .relaxed)
   }
 
   /// Runs `work` on this thread with this cancellation in effect.
-  public func run<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
+  package func run<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
     let previous = pthread_getspecific(Self.key)
     pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
     defer { pthread_setspecific(Self.key, previous) }
@@ -37,7 +37,7 @@ public final class RenderCancellation: Sendable {
   }
 
   /// The cancellation of the work running on this thread, if any.
-  public static var current: RenderCancellation? {
+  package static var current: RenderCancellation? {
     pthread_getspecific(key).map {
       Unmanaged<RenderCancellation>.fromOpaque($0).takeUnretainedValue()
     }

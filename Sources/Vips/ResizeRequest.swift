@@ -1,12 +1,12 @@
 /// One resize of ``VipsImage/resizedInOnePass(_:alsoHalve:)``: the image resized to exactly
 /// `width` × `height`, of which only `region` is kept (all of it when nil).
-public struct ResizeRequest: Sendable, Hashable {
-  public var width: Int
-  public var height: Int
-  public var kernel: Kernel
-  public var region: VipsRect?
+package struct ResizeRequest: Sendable, Hashable {
+  package var width: Int
+  package var height: Int
+  package var kernel: Kernel
+  package var region: VipsRect?
 
-  public init(width: Int, height: Int, kernel: Kernel = .lanczos3, region: VipsRect? = nil) {
+  package init(width: Int, height: Int, kernel: Kernel = .lanczos3, region: VipsRect? = nil) {
     self.width = width
     self.height = height
     self.kernel = kernel
@@ -14,7 +14,7 @@ public struct ResizeRequest: Sendable, Hashable {
   }
 
   /// The pixels the request produces: `region`, or the whole resized image.
-  public var area: VipsRect { region ?? VipsRect(x: 0, y: 0, width: width, height: height) }
+  package var area: VipsRect { region ?? VipsRect(x: 0, y: 0, width: width, height: height) }
 
   /// ``area``, after checking that it lies inside the resized image, and that libvips can
   /// describe that image (``PixelCount/maxSide``), even when only the area is computed.

@@ -1,27 +1,27 @@
 /// Encoder settings. Metadata is stripped by default so the same pixels always give the
 /// same bytes.
-public struct SaveOptions: Sendable, Equatable, Hashable {
+package struct SaveOptions: Sendable, Equatable, Hashable {
   /// Lossy quality 1–100 (JPEG, WebP, HEIF).
-  public var quality: Int
+  package var quality: Int
   /// zlib compression level 0–9 (PNG).
-  public var compression: Int
+  package var compression: Int
   /// Progressive JPEG / interlaced PNG.
-  public var interlace: Bool
+  package var interlace: Bool
   /// Drop EXIF, XMP, ICC and other metadata.
-  public var stripMetadata: Bool
+  package var stripMetadata: Bool
   /// With ``stripMetadata``: keep the image's ICC profile all the same (a Display P3 output
   /// must carry its profile, or it is shown as sRGB).
-  public var keepProfile: Bool
+  package var keepProfile: Bool
   /// Lossless WebP.
-  public var lossless: Bool
+  package var lossless: Bool
   /// JPEG: compute optimal Huffman tables (about 10 % smaller files, about twice the
   /// encoding time).
-  public var optimizeCoding: Bool
+  package var optimizeCoding: Bool
   /// JPEG: a restart marker every this many MCUs (0: none). Restart markers let a damaged
   /// file resynchronise; files from cameras and some editors carry them.
-  public var restartInterval: Int
+  package var restartInterval: Int
 
-  public init(
+  package init(
     quality: Int = 82, compression: Int = 6, interlace: Bool = false,
     stripMetadata: Bool = true, lossless: Bool = false, optimizeCoding: Bool = true,
     restartInterval: Int = 0, keepProfile: Bool = false

@@ -1,4 +1,4 @@
 /// Which way `thumbnail` may resize (libvips' `VipsSize`).
-public enum SizeMode: String, Sendable, CaseIterable {
+package enum SizeMode: String, Sendable, CaseIterable {
   case both, up, down, force
 }

@@ -4,7 +4,7 @@ internal import CVips
 ///
 /// libvips must be initialised once before any image is made; every entry point of this
 /// module calls ``Vips/initialize()`` itself, so callers only need it to change settings.
-public enum Vips {
+package enum Vips {
   private static let initStatus: Int32 = {
     // libvips prints decoder warnings to stderr; ThumbForge reports problems itself (and
     // fail-on turns the warnings that matter into errors), so keep them off the terminal.
@@ -21,14 +21,14 @@ public enum Vips {
 
   /// Starts libvips once; safe to call from any thread any number of times.
   /// - Throws: ``VipsError`` when libvips cannot start (for example a broken install).
-  public static func initialize() throws(VipsError) {
+  package static func initialize() throws(VipsError) {
     if initStatus != 0 {
       throw VipsError.fromBuffer(context: "vips_init")
     }
   }
 
   /// The libvips version the process runs, such as `8.14.1`.
-  public static var version: String {
+  package static var version: String {
     _ = try? initialize()
     return "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
   }
@@ -36,7 +36,7 @@ public enum Vips {
   /// The number of worker threads libvips uses inside one image pipeline.
   ///
   /// ThumbForge runs several images at once, so it keeps this at 1 on small machines.
-  public static var concurrency: Int {
+  package static var concurrency: Int {
     get {
       _ = try? initialize()
       return Int(vips_concurrency_get())
@@ -63,7 +63,7 @@ public enum Vips {
   ///
   /// Cost, measured on the sample folder: none (ThumbForge resamples 8-bit images with its
   /// own code; liborc served only the smart crop's working images).
-  public static var isVectorEnabled: Bool {
+  package static var isVectorEnabled: Bool {
     _ = try? initialize()
     return vips_vector_isenabled() != 0
   }
@@ -79,19 +79,19 @@ public enum Vips {
   /// mapped on their own (returned at once when freed) and up to 64 MB of free heap kept,
   /// measured: peak RSS 263 → 208 MB on 10 photos of 12–24 MP, and system time 0.41 →
   /// 0.15 s on the SnowSeeker photos (progressive JPEGs), at the same user time.
-  public static func tuneAllocator(arenas: Int) {
+  package static func tuneAllocator(arenas: Int) {
     _ = cvips_tune_malloc(Int32(max(1, arenas)), 16 << 20, 64 << 20)
   }
 
   /// The maximum number of operations libvips keeps in its operation cache (0 turns it off).
-  public static func setOperationCache(maxOperations: Int, maxMemory: Int? = nil) {
+  package static func setOperationCache(maxOperations: Int, maxMemory: Int? = nil) {
     _ = try? initialize()
     vips_cache_set_max(Int32(maxOperations))
     if let maxMemory { vips_cache_set_max_mem(maxMemory) }
   }
 
   /// Turns libvips' reference-leak reporting on; the report is printed by ``shutdown()``.
-  public static func enableLeakChecking() {
+  package static func enableLeakChecking() {
     _ = try? initialize()
     vips_leak_set(1)
   }
@@ -104,7 +104,7 @@ public enum Vips {
   /// first: the trusted ones (HEIF, JPEG XL) loaded, the untrusted ones (ImageMagick, PDF,
   /// OpenSlide) never loaded at all in this process, since merely loading ImageMagick reads
   /// its configuration and format sniffing would run its code on the bytes.
-  public static func blockUntrustedLoaders(_ block: Bool) {
+  package static func blockUntrustedLoaders(_ block: Bool) {
     _ = try? initialize()
     if block { FormatModules.loadTrustedOnly() }
     vips_block_untrusted_set(block ? 1 : 0)
@@ -112,12 +112,12 @@ public enum Vips {
 
   /// Whether savers can keep the ICC profile alone (libvips 8.15's `keep`); without it a
   /// file that keeps its profile also gets the encoder's own minimal EXIF block.
-  public static var canKeepOnlyProfile: Bool {
+  package static var canKeepOnlyProfile: Bool {
     VipsOperation.has("jpegsave_buffer", argument: "keep")
   }
 
   /// Whether this libvips build can write the given format.
-  public static func canSave(_ format: ImageFormat) -> Bool {
+  package static func canSave(_ format: ImageFormat) -> Bool {
     _ = try? initialize()
     guard hasOperation(format.saverName + "_buffer") else { return false }
     return format != .avif || avifUnavailableReason == nil
@@ -126,17 +126,17 @@ public enum Vips {
   /// Why this machine cannot write AVIF (nil: it can), in a few words: libheif has no AV1
   /// encoder (libaom, rav1e or SVT-AV1), or libvips was built without HEIF. Probed once, by
   /// encoding a tiny image.
-  public static var avifUnavailableReason: String? { AVIFProbe.reason }
+  package static var avifUnavailableReason: String? { AVIFProbe.reason }
 
   /// Whether this libvips build has an operation (or loader) with this nickname.
-  public static func hasOperation(_ nickname: String) -> Bool {
+  package static func hasOperation(_ nickname: String) -> Bool {
     _ = try? initialize()
     return FormatModules.retrying { vips_type_find("VipsOperation", nickname) != 0 ? true : nil }
       ?? false
   }
 
   /// Shuts libvips down; with leak checking on, reports objects still alive to stderr.
-  public static func shutdown() {
+  package static func shutdown() {
     vips_shutdown()
   }
 }

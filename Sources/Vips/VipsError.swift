@@ -1,21 +1,21 @@
 internal import CVips
 
 /// A libvips failure, carrying libvips' own message.
-public struct VipsError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct VipsError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What we were doing (an operation nickname or a file).
-  public var context: String
+  package var context: String
   /// libvips' message, without trailing newlines.
-  public var message: String
+  package var message: String
   /// Whether the image was refused for its size (over a pixel limit), not for its bytes.
-  public var isOverLimit = false
+  package var isOverLimit = false
 
-  public init(context: String, message: String, isOverLimit: Bool = false) {
+  package init(context: String, message: String, isOverLimit: Bool = false) {
     self.context = context
     self.message = message
     self.isOverLimit = isOverLimit
   }
 
-  public var description: String {
+  package var description: String {
     message.isEmpty ? context : "\(context): \(message)"
   }
 

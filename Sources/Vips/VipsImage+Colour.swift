@@ -1,7 +1,7 @@
 extension VipsImage {
   /// Converts to 8-bit sRGB (with alpha kept when present), honouring an embedded
   /// ICC profile; CMYK, 16-bit, greyscale and Lab inputs all end up as sRGB.
-  public func toSRGB8() throws(VipsError) -> VipsImage {
+  package func toSRGB8() throws(VipsError) -> VipsImage {
     var image = self
     if hasICCProfile {
       do {
@@ -27,13 +27,13 @@ extension VipsImage {
   }
 
   /// Casts band values to another number format (values are clipped, not scaled).
-  public func cast(to format: BandFormat) throws(VipsError) -> VipsImage {
+  package func cast(to format: BandFormat) throws(VipsError) -> VipsImage {
     try VipsOperation.image("cast", ["in": .image(self), "format": .string(format.rawValue)])
   }
 
   /// Removes alpha by blending onto a background colour (RGB values 0–255, scaled to the
   /// image's range for 16-bit images).
-  public func flattened(background: [Double]) throws(VipsError) -> VipsImage {
+  package func flattened(background: [Double]) throws(VipsError) -> VipsImage {
     guard hasAlpha else { return self }
     let scale = maxAlpha / 255
     return try VipsOperation.image(
@@ -45,7 +45,7 @@ extension VipsImage {
   }
 
   /// Adds an opaque alpha band when there is none (255, or 65535 for 16-bit images).
-  public func addingAlpha() throws(VipsError) -> VipsImage {
+  package func addingAlpha() throws(VipsError) -> VipsImage {
     if hasAlpha { return self }
     return try VipsOperation.image(
       "bandjoin_const", ["in": .image(self), "c": .doubles([maxAlpha])])
@@ -61,28 +61,28 @@ extension VipsImage {
   }
 
   /// Multiplies colour by alpha (for correct resampling of transparent edges).
-  public func premultiplied() throws(VipsError) -> VipsImage {
+  package func premultiplied() throws(VipsError) -> VipsImage {
     try VipsOperation.image("premultiply", ["in": .image(self)])
   }
 
   /// Divides colour by alpha, undoing ``premultiplied()``.
-  public func unpremultiplied() throws(VipsError) -> VipsImage {
+  package func unpremultiplied() throws(VipsError) -> VipsImage {
     try VipsOperation.image("unpremultiply", ["in": .image(self)])
   }
 
   /// Takes `count` bands starting at `band`.
-  public func extractBand(_ band: Int, count: Int = 1) throws(VipsError) -> VipsImage {
+  package func extractBand(_ band: Int, count: Int = 1) throws(VipsError) -> VipsImage {
     try VipsOperation.image(
       "extract_band", ["in": .image(self), "band": .int(band), "n": .int(count)])
   }
 
   /// Appends the bands of other images to this one.
-  public func bandjoin(_ others: [VipsImage]) throws(VipsError) -> VipsImage {
+  package func bandjoin(_ others: [VipsImage]) throws(VipsError) -> VipsImage {
     try VipsOperation.image("bandjoin", ["in": .images([self] + others)])
   }
 
   /// Draws `overlay` onto this image at (`x`, `y`) with a Porter–Duff blend mode.
-  public func composite(_ overlay: VipsImage, mode: BlendMode = .over, x: Int = 0, y: Int = 0)
+  package func composite(_ overlay: VipsImage, mode: BlendMode = .over, x: Int = 0, y: Int = 0)
     throws(VipsError) -> VipsImage
   {
     try VipsOperation.image(
@@ -94,7 +94,7 @@ extension VipsImage {
   }
 
   /// The mean of every band value over the whole image.
-  public func average() throws(VipsError) -> Double {
+  package func average() throws(VipsError) -> Double {
     try VipsOperation.double("avg", ["in": .image(self)])
   }
 }
@@ -102,7 +102,7 @@ extension VipsImage {
 extension VipsImage {
   /// Converts to another colour space (for example `.cmyk`, `.rgb16`, `.bw`, `.grey16`),
   /// using libvips' built-in profiles where a profile is needed.
-  public func colourspace(_ space: Interpretation) throws(VipsError) -> VipsImage {
+  package func colourspace(_ space: Interpretation) throws(VipsError) -> VipsImage {
     let nick: String
     switch space {
     case .bw: nick = "b-w"

@@ -2,7 +2,7 @@ internal import CVips
 
 extension VipsImage {
   /// Resizes by a factor (and optionally a separate vertical factor).
-  public func resize(scale: Double, verticalScale: Double? = nil, kernel: Kernel = .lanczos3)
+  package func resize(scale: Double, verticalScale: Double? = nil, kernel: Kernel = .lanczos3)
     throws(VipsError) -> VipsImage
   {
     var arguments: VipsArguments = [
@@ -13,7 +13,7 @@ extension VipsImage {
   }
 
   /// Resizes to exactly `width` × `height` pixels.
-  public func resize(width: Int, height: Int, kernel: Kernel = .lanczos3) throws(VipsError)
+  package func resize(width: Int, height: Int, kernel: Kernel = .lanczos3) throws(VipsError)
     -> VipsImage
   {
     if width == self.width && height == self.height { return self }
@@ -29,7 +29,7 @@ extension VipsImage {
   }
 
   /// Cuts out a rectangle.
-  public func crop(x: Int, y: Int, width: Int, height: Int) throws(VipsError) -> VipsImage {
+  package func crop(x: Int, y: Int, width: Int, height: Int) throws(VipsError) -> VipsImage {
     if x == 0 && y == 0 && width == self.width && height == self.height { return self }
     return try VipsOperation.image(
       "extract_area",
@@ -40,7 +40,7 @@ extension VipsImage {
   }
 
   /// Crops to `width` × `height` around the most interesting region (libvips smartcrop).
-  public func smartCrop(width: Int, height: Int, interesting: Interesting) throws(VipsError)
+  package func smartCrop(width: Int, height: Int, interesting: Interesting) throws(VipsError)
     -> VipsImage
   {
     try VipsOperation.image(
@@ -53,7 +53,7 @@ extension VipsImage {
 
   /// Where ``smartCrop(width:height:interesting:)`` would cut: the `width` × `height`
   /// rectangle of this image that libvips finds most interesting.
-  public func smartCropRect(width: Int, height: Int, interesting: Interesting) throws(VipsError)
+  package func smartCropRect(width: Int, height: Int, interesting: Interesting) throws(VipsError)
     -> VipsRect
   {
     let cropped = try smartCrop(width: width, height: height, interesting: interesting)
@@ -65,12 +65,12 @@ extension VipsImage {
   }
 
   /// How `embed` fills the new area.
-  public enum Extend: String, Sendable {
+  package enum Extend: String, Sendable {
     case black, copy, background, white
   }
 
   /// Places the image on a larger (or smaller) canvas at (`x`, `y`).
-  public func embed(
+  package func embed(
     x: Int, y: Int, width: Int, height: Int, extend: Extend = .background,
     background: [Double] = []
   ) throws(VipsError) -> VipsImage {
@@ -83,13 +83,13 @@ extension VipsImage {
   }
 
   /// Applies the EXIF orientation tag to the pixels and removes the tag.
-  public func autoRotated() throws(VipsError) -> VipsImage {
+  package func autoRotated() throws(VipsError) -> VipsImage {
     if orientation == 1 { return self }
     return try VipsOperation.image("autorot", ["in": .image(self)])
   }
 
   /// Rotates by a multiple of 90 degrees clockwise.
-  public func rotated(degrees: Int) throws(VipsError) -> VipsImage {
+  package func rotated(degrees: Int) throws(VipsError) -> VipsImage {
     let angle: String
     switch ((degrees % 360) + 360) % 360 {
     case 90: angle = "d90"
@@ -101,7 +101,7 @@ extension VipsImage {
   }
 
   /// Mirrors left–right (`horizontal`) or top–bottom.
-  public func flipped(horizontal: Bool) throws(VipsError) -> VipsImage {
+  package func flipped(horizontal: Bool) throws(VipsError) -> VipsImage {
     try VipsOperation.image(
       "flip",
       ["in": .image(self), "direction": .string(horizontal ? "horizontal" : "vertical")])
@@ -111,7 +111,7 @@ extension VipsImage {
 extension VipsImage {
   /// Shrinks by an integer factor with a box filter (fast; each output pixel is the mean of
   /// `factor` × `factor` input pixels). Edge pixels that do not fill a whole box are dropped.
-  public func shrink(by factor: Int) throws(VipsError) -> VipsImage {
+  package func shrink(by factor: Int) throws(VipsError) -> VipsImage {
     if factor <= 1 { return self }
     return try VipsOperation.image(
       "shrink",

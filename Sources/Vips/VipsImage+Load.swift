@@ -3,7 +3,7 @@ internal import CVips
 extension VipsImage {
   /// Opens an image file. Pixels are decoded lazily, when first needed.
   /// - Throws: ``VipsError`` naming the file when it is missing or not a known image.
-  public static func load(path: String, options: LoadOptions = LoadOptions()) throws(VipsError)
+  package static func load(path: String, options: LoadOptions = LoadOptions()) throws(VipsError)
     -> VipsImage
   {
     try Vips.initialize()
@@ -21,7 +21,7 @@ extension VipsImage {
   }
 
   /// Decodes an image held in memory; the bytes are copied, so the array may go away.
-  public static func load(bytes: [UInt8], options: LoadOptions = LoadOptions())
+  package static func load(bytes: [UInt8], options: LoadOptions = LoadOptions())
     throws(VipsError) -> VipsImage
   {
     try Vips.initialize()
@@ -39,13 +39,13 @@ extension VipsImage {
   }
 
   /// Renders SVG text (used for masks and borders).
-  public static func svg(_ text: String, scale: Double = 1) throws(VipsError) -> VipsImage {
+  package static func svg(_ text: String, scale: Double = 1) throws(VipsError) -> VipsImage {
     try VipsOperation.image(
       "svgload_buffer", ["buffer": .bytes(Array(text.utf8)), "scale": .double(scale)])
   }
 
   /// libvips' own `thumbnail` of a file: shrink-on-load, auto-rotate and resize in one go.
-  public static func thumbnail(
+  package static func thumbnail(
     path: String, width: Int, height: Int? = nil, size: SizeMode = .both,
     crop: Interesting = .none, autoRotate: Bool = true
   ) throws(VipsError) -> VipsImage {
@@ -68,7 +68,7 @@ extension VipsImage {
   }
 
   /// Makes a solid image of one colour (one value per band).
-  public static func solid(width: Int, height: Int, color: [Double]) throws(VipsError)
+  package static func solid(width: Int, height: Int, color: [Double]) throws(VipsError)
     -> VipsImage
   {
     let black = try VipsOperation.image(

@@ -5,7 +5,7 @@ extension VipsImage {
   /// Converts to 8-bit RGB in `profile` (alpha kept), honouring an embedded ICC profile as
   /// ``toSRGB8()`` does. A Display P3 result carries libvips' P3 profile, which
   /// ``SaveOptions/keepProfile`` writes into the file.
-  public func toRGB8(_ profile: RGBProfile) throws(VipsError) -> VipsImage {
+  package func toRGB8(_ profile: RGBProfile) throws(VipsError) -> VipsImage {
     if profile == .sRGB { return try toSRGB8() }
     // A tagged input is read through its profile; an untagged one (CMYK, 16-bit, grey …)
     // is made sRGB first, as every sRGB output is.
@@ -17,7 +17,7 @@ extension VipsImage {
   ///
   /// - Parameter profile: a libvips built-in profile (`srgb`, `p3`, `cmyk`) or the path of
   ///   an ICC file.
-  public func iccTransformed(to profile: String, depth: Int = 8) throws(VipsError) -> VipsImage {
+  package func iccTransformed(to profile: String, depth: Int = 8) throws(VipsError) -> VipsImage {
     try VipsOperation.image(
       "icc_transform",
       [
@@ -36,7 +36,7 @@ extension VipsImage {
   ///
   /// Building the transforms costs about 20 ms, so results are remembered by profile: the
   /// masters of a folder share a handful of profiles (a camera's, a design tool's).
-  public func gamutBeyondSRGB() -> Double {
+  package func gamutBeyondSRGB() -> Double {
     guard let profile = iccProfile, bands >= 3,
       [.srgb, .rgb, .rgb16, .scrgb].contains(interpretation)
     else { return 0 }
@@ -83,7 +83,7 @@ extension VipsImage {
   }
 
   /// The embedded ICC profile's bytes, if any.
-  public var iccProfile: [UInt8]? {
+  package var iccProfile: [UInt8]? {
     guard hasICCProfile else { return nil }
     var data: UnsafeRawPointer?
     var length = 0
@@ -95,7 +95,7 @@ extension VipsImage {
   }
 
   /// A copy of the image with a blob header field (such as `icc-profile-data`) set.
-  public func settingBlob(_ name: String, _ bytes: [UInt8]) throws(VipsError) -> VipsImage {
+  package func settingBlob(_ name: String, _ bytes: [UInt8]) throws(VipsError) -> VipsImage {
     let copy = try VipsOperation.image("copy", ["in": .image(self)])
     bytes.withUnsafeBytes { vips_image_set_blob_copy(copy.pointer, name, $0.baseAddress, $0.count) }
     return copy
@@ -117,7 +117,7 @@ extension VipsImage {
   }
 
   /// An 8-bit image made from `bytes`, band-interleaved, row by row.
-  public static func pixels(_ bytes: [UInt8], width: Int, height: Int, bands: Int)
+  package static func pixels(_ bytes: [UInt8], width: Int, height: Int, bands: Int)
     throws(VipsError) -> VipsImage
   {
     precondition(bytes.count == width * height * bands, "pixels: wrong byte count")

@@ -9,7 +9,7 @@ extension VipsImage {
   /// three to five times faster than libvips 8.14's `reduce`, integer-only so every CPU
   /// gives the same bytes); the result is a memory image. Anything else (alpha, 16-bit,
   /// float, the nearest kernel) uses libvips' `resize` and `extract_area`.
-  public func resize(
+  package func resize(
     width: Int, height: Int, kernel: Kernel = .lanczos3, region: VipsRect?
   ) throws(VipsError) -> VipsImage {
     let area = try ResizeRequest(width: width, height: height, kernel: kernel, region: region)
@@ -41,7 +41,7 @@ extension VipsImage {
   /// Halves the image with a 2×2 box filter (an odd last row or column is dropped), as
   /// libvips' `shrink(2)` does; for opaque 8-bit images in ThumbForge's own code, which is
   /// several times faster than libvips 8.14's. The result is a memory image.
-  public func halved() throws(VipsError) -> VipsImage {
+  package func halved() throws(VipsError) -> VipsImage {
     guard width >= 2, height >= 2 else {
       throw VipsError(context: "shrink", message: "a \(width)x\(height) image cannot be halved")
     }
@@ -86,7 +86,7 @@ extension VipsImage {
   /// `file` names the JPEG file this image was loaded from, when it was loaded with those
   /// options and not transformed since: its rows are then decoded with libjpeg-turbo
   /// directly (the same pixels, without the cost of libvips' line cache).
-  public func resizedInOnePass(
+  package func resizedInOnePass(
     _ requests: [ResizeRequest], alsoHalve: Bool, decoding file: JPEGFile? = nil
   ) throws(VipsError) -> (images: [VipsImage], half: VipsImage?) {
     for request in requests { _ = try request.checkedArea() }

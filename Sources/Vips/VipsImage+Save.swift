@@ -10,7 +10,7 @@ internal import CVips
 extension VipsImage {
   /// Encodes the image into memory.
   /// - Throws: ``VipsError`` when the format is not built into this libvips, or encoding fails.
-  public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions())
+  package func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions())
     throws(VipsError) -> [UInt8]
   {
     if format == .jpeg, let bytes = try jpegDirectly(options) { return bytes }
@@ -42,7 +42,7 @@ extension VipsImage {
   }
 
   /// Encodes the image to a file (not atomically: ThumbForge writes buffers itself).
-  public func save(path: String, as format: ImageFormat, options: SaveOptions = SaveOptions())
+  package func save(path: String, as format: ImageFormat, options: SaveOptions = SaveOptions())
     throws(VipsError)
   {
     let direct =

@@ -1,6 +1,6 @@
 extension VipsImage {
   /// Renders text (Pango markup allowed) as a one-band 8-bit mask, for labels.
-  public static func text(_ text: String, width: Int? = nil, dpi: Int = 72) throws(VipsError)
+  package static func text(_ text: String, width: Int? = nil, dpi: Int = 72) throws(VipsError)
     -> VipsImage
   {
     var arguments: VipsArguments = ["text": .string(text), "dpi": .int(dpi)]
@@ -9,7 +9,7 @@ extension VipsImage {
   }
 
   /// Lays images out in a grid, `across` per row, `shim` pixels apart, on `background`.
-  public static func grid(
+  package static func grid(
     _ images: [VipsImage], across: Int, shim: Int = 0, background: [Double] = [0]
   ) throws(VipsError) -> VipsImage {
     try VipsOperation.image(

@@ -4,7 +4,7 @@ internal import CVips
 ///
 /// libvips images are immutable once built and may be evaluated from many threads,
 /// so the type is `Sendable`. Operations return new images; nothing mutates in place.
-public final class VipsImage: Sendable {
+package final class VipsImage: Sendable {
   nonisolated(unsafe) let pointer: UnsafeMutablePointer<CVips.VipsImage>
 
   /// Takes ownership of one reference to `pointer`.
@@ -17,27 +17,27 @@ public final class VipsImage: Sendable {
   }
 
   /// Width in pixels.
-  public var width: Int { Int(vips_image_get_width(pointer)) }
+  package var width: Int { Int(vips_image_get_width(pointer)) }
   /// Height in pixels.
-  public var height: Int { Int(vips_image_get_height(pointer)) }
+  package var height: Int { Int(vips_image_get_height(pointer)) }
   /// Number of bands (channels), alpha included.
-  public var bands: Int { Int(vips_image_get_bands(pointer)) }
+  package var bands: Int { Int(vips_image_get_bands(pointer)) }
   /// Whether the last band is alpha.
-  public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+  package var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
   /// The pixel number format of each band.
-  public var format: BandFormat { BandFormat(vips_image_get_format(pointer)) }
+  package var format: BandFormat { BandFormat(vips_image_get_format(pointer)) }
   /// How libvips interprets the bands (sRGB, CMYK, grey …).
-  public var interpretation: Interpretation {
+  package var interpretation: Interpretation {
     Interpretation(vips_image_get_interpretation(pointer))
   }
   /// EXIF orientation 1–8 (1 when absent).
-  public var orientation: Int { Int(cvips_get_int(pointer, "orientation", 1)) }
+  package var orientation: Int { Int(cvips_get_int(pointer, "orientation", 1)) }
   /// Whether an ICC profile is embedded.
-  public var hasICCProfile: Bool { vips_image_get_typeof(pointer, "icc-profile-data") != 0 }
+  package var hasICCProfile: Bool { vips_image_get_typeof(pointer, "icc-profile-data") != 0 }
   /// Whether the file carried metadata a build strips: EXIF, XMP, IPTC, or text comments
   /// (PNG text chunks, JPEG and GIF comments). The ICC profile is not counted here
   /// (``hasICCProfile``).
-  public var hasMetadata: Bool {
+  package var hasMetadata: Bool {
     guard let fields = vips_image_get_fields(pointer) else { return false }
     defer { g_strfreev(fields) }
     var index = 0
@@ -56,12 +56,12 @@ public final class VipsImage: Sendable {
   ]
 
   /// Number of pages (frames) in the file the image came from (1 when unknown).
-  public var pageCount: Int { Int(cvips_get_int(pointer, "n-pages", 1)) }
+  package var pageCount: Int { Int(cvips_get_int(pointer, "n-pages", 1)) }
   /// The loader that produced the image, such as `jpegload` or `svgload`, when known.
-  public var loader: String? { stringField("vips-loader") }
+  package var loader: String? { stringField("vips-loader") }
 
   /// Reads a string header field.
-  public func stringField(_ name: String) -> String? {
+  package func stringField(_ name: String) -> String? {
     guard vips_image_get_typeof(pointer, name) != 0 else { return nil }
     // Not vips_image_get_string: for built-in fields such as "filename" it returns a
     // pointer into a GValue it has already freed. Copy the text while the value is alive.
@@ -81,13 +81,13 @@ public final class VipsImage: Sendable {
   }
 
   /// Reads an integer header field.
-  public func intField(_ name: String) -> Int? {
+  package func intField(_ name: String) -> Int? {
     guard vips_image_get_typeof(pointer, name) != 0 else { return nil }
     return Int(cvips_get_int(pointer, name, 0))
   }
 
   /// Sets an integer header field on a copy of the image (used to tag EXIF orientation).
-  public func settingInt(_ name: String, _ value: Int) throws(VipsError) -> VipsImage {
+  package func settingInt(_ name: String, _ value: Int) throws(VipsError) -> VipsImage {
     let narrow = try PixelCount.int32(value, name)
     let copy = try VipsOperation.image("copy", ["in": .image(self)])
     vips_image_set_int(copy.pointer, name, narrow)
@@ -95,14 +95,14 @@ public final class VipsImage: Sendable {
   }
 
   /// Removes a header field on a copy of the image.
-  public func removingField(_ name: String) throws(VipsError) -> VipsImage {
+  package func removingField(_ name: String) throws(VipsError) -> VipsImage {
     let copy = try VipsOperation.image("copy", ["in": .image(self)])
     vips_image_remove(copy.pointer, name)
     return copy
   }
 
   /// Renders the whole image into memory, so that it can be read many times at random.
-  public func copiedToMemory() throws(VipsError) -> VipsImage {
+  package func copiedToMemory() throws(VipsError) -> VipsImage {
     guard let out = vips_image_copy_memory(pointer) else {
       throw VipsError.fromBuffer(context: "copy_memory")
     }
@@ -110,7 +110,7 @@ public final class VipsImage: Sendable {
   }
 
   /// Every pixel as 8-bit values, row by row, band-interleaved (casts when needed).
-  public func pixelBytes() throws(VipsError) -> [UInt8] {
+  package func pixelBytes() throws(VipsError) -> [UInt8] {
     let u8 = format == .uchar ? self : try cast(to: .uchar)
     var size = 0
     guard let raw = vips_image_write_to_memory(u8.pointer, &size) else {
@@ -121,7 +121,7 @@ public final class VipsImage: Sendable {
   }
 
   /// The value of each band at one pixel.
-  public func pixel(x: Int, y: Int) throws(VipsError) -> [Double] {
+  package func pixel(x: Int, y: Int) throws(VipsError) -> [Double] {
     try VipsOperation.doubles(
       "getpoint", ["in": .image(self), "x": .int(x), "y": .int(y)], output: "out-array")
   }

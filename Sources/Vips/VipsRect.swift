@@ -1,11 +1,11 @@
 /// A rectangle of pixels, used to ask a resize for only part of its result.
-public struct VipsRect: Sendable, Hashable {
-  public var x: Int
-  public var y: Int
-  public var width: Int
-  public var height: Int
+package struct VipsRect: Sendable, Hashable {
+  package var x: Int
+  package var y: Int
+  package var width: Int
+  package var height: Int
 
-  public init(x: Int, y: Int, width: Int, height: Int) {
+  package init(x: Int, y: Int, width: Int, height: Int) {
     self.x = x
     self.y = y
     self.width = width

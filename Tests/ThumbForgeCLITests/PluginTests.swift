@@ -93,9 +93,6 @@ struct ThrowAwayPackage {
     let path = repository.standardizedFileURL.path
     let literal = path.replacingOccurrences(of: "\\", with: "\\\\")
       .replacingOccurrences(of: "\"", with: "\\\"")
-    // A path dependency's identity is its folder's name.
-    let identity = repository.standardizedFileURL.lastPathComponent
-      .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     try write(
       """
       // swift-tools-version: 6.1
@@ -105,22 +102,15 @@ struct ThrowAwayPackage {
         name: "ThrowAway",
         platforms: [.macOS(.v14)],
         dependencies: [.package(path: "\(literal)")],
-        targets: [
-          .target(
-            name: "ThrowAway",
-            dependencies: [.product(name: "ThumbForge", package: "\(identity)")])
-        ]
+        targets: [.target(name: "ThrowAway")]
       )
 
       """, to: "Package.swift")
     try write(
       """
-      import ThumbForge
-
-      /// Uses the library's public API, so that the build proves it links.
-      public func thumbForgeDescription() -> String {
-        "ThumbForge \\(ToolVersion.current), catalog \\(Config().output) by default"
-      }
+      /// The throw-away package's own code: ThumbForge is a dependency for its plugin only
+      /// (the package's products are the tool and the plugin).
+      public let assetFolder = "Assets"
 
       """, to: "Sources/ThrowAway/ThrowAway.swift")
     try write("output: ../Build/Assets.xcassets\n", to: "Assets/thumbforge.yml")

@@ -56,30 +56,7 @@ struct DisplayGamutTests {
       #expect(!set.contents.contains("display-gamut"), "\(name)")
     }
     for name in ["Wide", "Wide-fill", "Pro", "Pro-fill"] {
-      let set = try #require(sets[name])
-      let p3 = set.outputs.filter { $0.slot.gamut == .displayP3 }
-      let srgb = set.outputs.filter { $0.slot.gamut == .sRGB }
-      // The untagged dark master of Pro is sRGB: its dark slots have no P3 file.
-      #expect(p3.count == 2 && srgb.count == (name.hasPrefix("Pro") ? 4 : 2), "\(name)")
-      #expect(
-        p3.allSatisfy { $0.slot.appearance == .any && $0.fileName.contains("~P3@") }, "\(name)")
-      #expect(set.contents.contains("\"display-gamut\" : \"display-P3\""), "\(name)")
-      for output in p3 {
-        let sibling = try #require(
-          srgb.first { $0.scale == output.scale && $0.slot.appearance == .any })
-        #expect(output.pixelSize == sibling.pixelSize && output.crop == sibling.crop)
-        let wide = try #require(images[output.path])
-        let plain = try #require(images[sibling.path])
-        #expect(wide.hasICCProfile && !plain.hasICCProfile, "\(output.path)")
-        #expect(wide.iccProfile == p3Profile)
-        // The same picture: the P3 file shown in sRGB matches the sRGB file (up to the
-        // edges of colours outside sRGB, resized before or after clipping, and the sRGB
-        // profile's perceptual tables, which map ProPhoto's gamut otherwise than P3's).
-        let comparison = try ImageComparison(plain, wide.toSRGB8())
-        #expect(
-          comparison.meanDifference < 2.5 && comparison.hashDistance <= 2,
-          "\(output.path): \(comparison)")
-      }
+      try Self.checkP3Files(of: try #require(sets[name]), images: images, profile: p3Profile)
     }
     // Where the master is Display P3, the P3 file keeps its colours; the sRGB file clips the
     // saturated green (P3 10, 235, 30) to another colour.
@@ -89,6 +66,38 @@ struct DisplayGamutTests {
     #expect(zip(kept, [10, 235, 30]).allSatisfy { abs($0 - $1) <= 2 }, "\(kept)")
     let clipped = try plain.pixel(x: 90, y: 60)
     #expect(zip(clipped, [10, 235, 30]).contains { abs($0 - $1) > 15 }, "\(clipped)")
+  }
+
+  /// A wide-gamut master's imageset: a Display P3 file beside each any-appearance sRGB one,
+  /// same size and crop, with the P3 profile, showing the same picture.
+  static func checkP3Files(of set: PlannedImageSet, images: [String: VipsImage], profile: [UInt8])
+    throws
+  {
+    let name = set.name
+    let p3 = set.outputs.filter { $0.slot.gamut == .displayP3 }
+    let srgb = set.outputs.filter { $0.slot.gamut == .sRGB }
+    // The untagged dark master of Pro is sRGB: its dark slots have no P3 file.
+    #expect(p3.count == 2 && srgb.count == (name.hasPrefix("Pro") ? 4 : 2), "\(name)")
+    #expect(
+      p3.allSatisfy { $0.slot.appearance == .any && $0.fileName.contains("~P3@") }, "\(name)")
+    #expect(set.contents.contains("\"display-gamut\" : \"display-P3\""), "\(name)")
+    for output in p3 {
+      let sibling = try #require(
+        srgb.first { $0.scale == output.scale && $0.slot.appearance == .any })
+      #expect(output.pixelSize == sibling.pixelSize && output.crop == sibling.crop)
+      let wide = try #require(images[output.path])
+      let plain = try #require(images[sibling.path])
+      #expect(wide.hasICCProfile && !plain.hasICCProfile, "\(output.path)")
+      #expect(wide.iccProfile == profile)
+      // The same picture: the P3 file shown in sRGB matches the sRGB file (up to the
+      // edges of colours outside sRGB, resized before or after clipping, and the sRGB
+      // profile's perceptual tables, which map ProPhoto's gamut otherwise than P3's).
+      let comparison = try ImageComparison(plain, wide.toSRGB8())
+      #expect(
+        comparison.meanDifference < 2.5 && comparison.hashDistance <= 2,
+        "\(output.path): \(comparison)")
+    }
+
   }
 
   @Test("the catalog: Xcode's gamut slots, the manifest's display-P3 files, the same bytes again")

@@ -1,20 +1,20 @@
-public import Foundation
+package import Foundation
 
 /// A configuration problem, naming the file, the line and the key.
-public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var file: String
-  public var line: Int?
-  public var key: String
-  public var message: String
+package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var file: String
+  package var line: Int?
+  package var key: String
+  package var message: String
 
-  public init(file: String, line: Int?, key: String, message: String) {
+  package init(file: String, line: Int?, key: String, message: String) {
     self.file = file
     self.line = line
     self.key = key
     self.message = message
   }
 
-  public var description: String {
+  package var description: String {
     let place = line.map { "\(file):\($0)" } ?? file
     return key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)"
   }
@@ -24,7 +24,7 @@ extension ConfigError {
   /// The absolute path of the file the error is in, when it names one that exists: `file`
   /// is a configuration file's name (found in `folder`, or the `explicit` one), or a path.
   /// Nil for errors about an option (`--output`) or a folder that is not there.
-  public func path(folder: URL, explicit: URL?) -> String? {
+  package func path(folder: URL, explicit: URL?) -> String? {
     var candidates: [URL] = []
     if file.hasPrefix("/") {
       candidates.append(URL(fileURLWithPath: file))

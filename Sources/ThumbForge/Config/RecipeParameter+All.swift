@@ -2,7 +2,7 @@ internal import Vips
 
 extension RecipeParameter {
   /// The table of recipe keys, in the order the README lists them.
-  public static let all: [RecipeParameter] = [
+  package static let all: [RecipeParameter] = [
     RecipeParameter(
       "size", \.size, .size, kinds: boxed, effect: .pixels,
       "The box in points; an output at scale s is `round(points × s)` pixels."

@@ -1,49 +1,49 @@
 /// The `serve:` section of `thumbforge.yml`: how `thumbforge serve` answers requests. Every
 /// key is a row of ``Setting/serve``.
-public struct ServeSettings: Sendable, Equatable {
+package struct ServeSettings: Sendable, Equatable {
   /// Whether `fit:WxH` / `fill:WxH` recipes may be asked for in URLs.
-  public var adHoc = false
+  package var adHoc = false
   /// The largest side, in points, of an ad-hoc box.
-  public var maxSize = 2048
+  package var maxSize = 2048
   /// The result cache folder, relative to the asset folder (must be outside it).
-  public var cache = "../Build/serve-cache"
+  package var cache = "../Build/serve-cache"
   /// The result cache's size cap in megabytes (least recently used results go first).
-  public var cacheSize = 512
+  package var cacheSize = 512
   /// Megabytes of decoded masters (as a render decodes them, shrunk on load) kept in memory
   /// for the next renders of them.
-  public var decodedCache = 256
+  package var decodedCache = 256
   /// The `Cache-Control` header of every image response.
-  public var cacheControl = "public, max-age=3600"
+  package var cacheControl = "public, max-age=3600"
   /// Renders waiting beyond the running ones; more get 429.
-  public var queue = 64
+  package var queue = 64
   /// Seconds a render may take before the request gets 503.
-  public var timeout = 30
+  package var timeout = 30
   /// The preview page at `/`; `nil`: on when listening on loopback only.
-  public var preview: Bool?
+  package var preview: Bool?
   /// Folders users upload into: libvips' untrusted loaders (SVG, PDF, ImageMagick…) are
   /// blocked, and `limit-input-pixels` defaults to ``untrustedPixelLimit``.
-  public var untrustedSources = false
+  package var untrustedSources = false
 
   /// The most pixels of any output a render for `serve` makes (413 past it): 12 000 000, a
   /// 4000×3000 image. Sized so that the largest output rendered from a master of its own
   /// size, 36 B a pixel by the README's model (8 input, 16 working, 12 output), is 432 MB:
   /// within the 512 MB budget of the Kubernetes example's pod.
-  public var maxOutputPixels = 12_000_000
+  package var maxOutputPixels = 12_000_000
   /// MB of estimated render memory admitted at once (see the README's *Limits and memory*);
   /// 0: half the memory limit (the cgroup's, else the machine's) less `decoded-cache`.
-  public var memoryBudget = 0
+  package var memoryBudget = 0
   /// Seconds a connection may take to send a request's headers, or stay idle between
   /// requests, before it is closed.
-  public var readTimeout = 10
+  package var readTimeout = 10
   /// Seconds a client may take to accept each 64 KB of a response before the connection
   /// is closed.
-  public var writeTimeout = 10
+  package var writeTimeout = 10
   /// Connections open at once, at most (and never more than the file-descriptor limit
   /// leaves room for); further ones are closed at once.
-  public var maxConnections = 2048
+  package var maxConnections = 2048
 
   /// The pixel limit of untrusted folders when the configuration sets none (about 40 MP).
-  public static let untrustedPixelLimit = 40_000_000
+  package static let untrustedPixelLimit = 40_000_000
 
-  public init() {}
+  package init() {}
 }

@@ -3,9 +3,9 @@
 ///
 /// The defaults write the file as ThumbForge always has: public `String` constants in
 /// `public enum Asset`, byte for byte.
-public struct SwiftAccessorOptions: Sendable, Equatable, Hashable {
+package struct SwiftAccessorOptions: Sendable, Equatable, Hashable {
   /// What each image set becomes.
-  public enum Style: String, Sendable, CaseIterable, Hashable {
+  package enum Style: String, Sendable, CaseIterable, Hashable {
     /// A `String` constant holding its lookup name: `UIImage(named: Asset.Flags.italy)`.
     case strings
     /// A SwiftGen-like `ImageAsset` with `name`, `size` (points), `image` (UIKit or AppKit)
@@ -14,12 +14,12 @@ public struct SwiftAccessorOptions: Sendable, Equatable, Hashable {
   }
 
   /// The access level of every generated declaration.
-  public enum Access: String, Sendable, CaseIterable, Hashable {
+  package enum Access: String, Sendable, CaseIterable, Hashable {
     case `public`, `internal`
   }
 
   /// The bundle `ImageAsset` loads images from when none is passed (`swiftgen` style).
-  public enum BundleChoice: String, Sendable, CaseIterable, Hashable {
+  package enum BundleChoice: String, Sendable, CaseIterable, Hashable {
     /// `Bundle.module` in a Swift package (`SWIFT_PACKAGE`), else the bundle holding the
     /// generated code (SwiftGen's `BundleToken`).
     case auto
@@ -29,11 +29,11 @@ public struct SwiftAccessorOptions: Sendable, Equatable, Hashable {
     case module
   }
 
-  public var style: Style = .strings
-  public var access: Access = .public
+  package var style: Style = .strings
+  package var access: Access = .public
   /// The outermost enum's name (made an UpperCamelCase identifier).
-  public var enumName = "Asset"
-  public var bundle: BundleChoice = .auto
+  package var enumName = "Asset"
+  package var bundle: BundleChoice = .auto
 
-  public init() {}
+  package init() {}
 }

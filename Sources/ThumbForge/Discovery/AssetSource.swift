@@ -1,16 +1,16 @@
 /// An asset: every master that shares one name in one group.
-public struct AssetSource: Hashable, Sendable {
+package struct AssetSource: Hashable, Sendable {
   /// Group folders from the asset folder's root.
-  public var group: [String]
-  public var name: String
+  package var group: [String]
+  package var name: String
   /// Light (any-appearance) masters.
-  public var masters: [Master]
+  package var masters: [Master]
   /// Dark-appearance masters (`~dark`).
-  public var darkMasters: [Master]
+  package var darkMasters: [Master]
   /// Tinted-appearance masters (`~tinted`), used by app icons only.
-  public var tintedMasters: [Master]
+  package var tintedMasters: [Master]
 
-  public init(
+  package init(
     group: [String], name: String, masters: [Master], darkMasters: [Master] = [],
     tintedMasters: [Master] = []
   ) {
@@ -22,10 +22,10 @@ public struct AssetSource: Hashable, Sendable {
   }
 
   /// Every master: light, dark, then tinted.
-  public var allMasters: [Master] { masters + darkMasters + tintedMasters }
+  package var allMasters: [Master] { masters + darkMasters + tintedMasters }
 
   /// `Group/Sub/Name`.
-  public var qualifiedName: String { (group + [name]).joined(separator: "/") }
+  package var qualifiedName: String { (group + [name]).joined(separator: "/") }
 }
 
 extension AssetSource {

@@ -8,43 +8,43 @@ internal import Foundation
 /// let catalog = ExistingCatalog.read(URL(fileURLWithPath: "Legacy.xcassets"))
 /// catalog.imageSets[0].qualifiedName  // "Icons/Old"
 /// ```
-public struct ExistingCatalog: Sendable {
+package struct ExistingCatalog: Sendable {
   /// One image of an imageset that ThumbForge can take as a master.
-  public struct Image: Sendable, Equatable {
+  package struct Image: Sendable, Equatable {
     /// The file's name inside the imageset folder.
-    public var fileName: String
+    package var fileName: String
     /// The slot's scale (`"2x"` → 2); nil for a single-scale image.
-    public var scale: Int?
+    package var scale: Int?
     /// Whether the slot is the dark appearance (`luminosity` / `dark`).
-    public var isDark: Bool
+    package var isDark: Bool
   }
 
   /// One `.imageset` folder and its usable images.
-  public struct ImageSet: Sendable {
+  package struct ImageSet: Sendable {
     /// Group folders from the catalog's root down to the imageset.
-    public var group: [String]
+    package var group: [String]
     /// The imageset's folder name without `.imageset`.
-    public var name: String
-    public var images: [Image]
+    package var name: String
+    package var images: [Image]
 
     /// The folder's path inside the catalog (`Icons/Old.imageset`).
-    public var folderPath: String { (group + [name + ".imageset"]).joined(separator: "/") }
+    package var folderPath: String { (group + [name + ".imageset"]).joined(separator: "/") }
     /// `Group/Name`.
-    public var qualifiedName: String { (group + [name]).joined(separator: "/") }
+    package var qualifiedName: String { (group + [name]).joined(separator: "/") }
 
     /// The largest-scale image of one appearance (a single-scale image counts as largest).
-    public func largest(dark: Bool) -> Image? {
+    package func largest(dark: Bool) -> Image? {
       images.filter { $0.isDark == dark }.max { ($0.scale ?? 4) < ($1.scale ?? 4) }
     }
   }
 
-  public var imageSets: [ImageSet] = []
+  package var imageSets: [ImageSet] = []
   /// Whether a group folder of the catalog sets `provides-namespace`.
-  public var providesNamespace = false
+  package var providesNamespace = false
   /// What could not be taken, each naming its file (paths start with `prefix`).
-  public var problems: [Problem] = []
+  package var problems: [Problem] = []
   /// Folders of other asset types (colour sets, app icons …), which are not read.
-  public var otherAssets: [String] = []
+  package var otherAssets: [String] = []
 
   /// Reads the catalog at `url`; the paths of its problems start with `prefix` (the catalog's
   /// path relative to the asset folder, or its name).

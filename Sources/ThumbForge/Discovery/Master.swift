@@ -1,29 +1,29 @@
 /// One master file of an asset, with what a plan needs to know about it.
-public struct Master: Hashable, Sendable, Codable {
+package struct Master: Hashable, Sendable, Codable {
   /// Path relative to the asset folder, `/`-separated.
-  public var path: String
+  package var path: String
   /// Display scale of a raster master (its suffix, or `master-scale`); nil for vectors.
-  public var scale: Int?
-  public var isVector: Bool
-  public var isDark: Bool
+  package var scale: Int?
+  package var isVector: Bool
+  package var isDark: Bool
   /// The tinted appearance of an app icon (`Name~tinted.png`).
-  public var isTinted: Bool
+  package var isTinted: Bool
   /// Lowercased file extension.
-  public var fileExtension: String
+  package var fileExtension: String
   /// Raster: pixels after EXIF orientation. Vector: intrinsic size (points at 1x).
-  public var pixelSize: PixelSize
+  package var pixelSize: PixelSize
   /// Whether the master has an alpha channel (vectors always do).
-  public var hasAlpha: Bool
+  package var hasAlpha: Bool
   /// Whether the master can be copied as-is: 8-bit sRGB, upright, no ICC profile and no
   /// metadata (EXIF, XMP, IPTC, comments), so a copy is what a render would promise.
-  public var isPlainSRGB: Bool
+  package var isPlainSRGB: Bool
   /// Whether the master's ICC profile reaches well beyond sRGB (Display P3, Adobe RGB,
   /// ProPhoto …): only such masters get Display P3 files (`display-gamut`).
-  public var isWideGamut: Bool
+  package var isWideGamut: Bool
   /// SHA-256 of the file's bytes.
-  public var hash: String
+  package var hash: String
 
-  public init(
+  package init(
     path: String, scale: Int?, isVector: Bool, isDark: Bool, fileExtension: String,
     pixelSize: PixelSize, hasAlpha: Bool, isPlainSRGB: Bool, hash: String,
     isTinted: Bool = false, isWideGamut: Bool = false
@@ -42,7 +42,7 @@ public struct Master: Hashable, Sendable, Codable {
   }
 
   /// The size in points this master stands for.
-  public var pointSize: PointSize {
+  package var pointSize: PointSize {
     let divisor = Double(scale ?? 1)
     return PointSize(
       width: Double(pixelSize.width) / divisor, height: Double(pixelSize.height) / divisor)

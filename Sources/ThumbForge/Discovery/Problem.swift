@@ -1,14 +1,14 @@
 /// One thing that went wrong with one file, in the user's words.
-public struct Problem: Error, Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
+package struct Problem: Error, Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
   /// The file or folder concerned (relative to the asset folder when inside it).
-  public var path: String
-  public var reason: String
+  package var path: String
+  package var reason: String
   /// What sort of problem it is, for callers that answer differently (`serve`'s 413 and
   /// 422); not part of the report's JSON.
-  public var kind: Kind = .other
+  package var kind: Kind = .other
 
   /// What sort of problem a ``Problem`` is.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// A master over `limit-input-pixels`, or a render over `limit-render-pixels` or
     /// libvips' largest side.
     case tooLarge
@@ -21,15 +21,15 @@ public struct Problem: Error, Hashable, Sendable, Codable, CustomStringConvertib
     case path, reason
   }
 
-  public init(path: String, reason: String, kind: Kind = .other) {
+  package init(path: String, reason: String, kind: Kind = .other) {
     self.path = path
     self.reason = reason
     self.kind = kind
   }
 
-  public var description: String { "\(path): \(reason)" }
+  package var description: String { "\(path): \(reason)" }
 
-  public static func < (lhs: Problem, rhs: Problem) -> Bool {
+  package static func < (lhs: Problem, rhs: Problem) -> Bool {
     (lhs.path, lhs.reason) < (rhs.path, rhs.reason)
   }
 }

@@ -1,5 +1,5 @@
 /// The shape of a rounded corner.
-public enum CornerStyle: String, Sendable, Codable, CaseIterable, Hashable {
+package enum CornerStyle: String, Sendable, Codable, CaseIterable, Hashable {
   /// A quarter circle (SwiftUI `.circular`).
   case circular
   /// The smoother, squircle-like curve of SwiftUI's `.continuous`.

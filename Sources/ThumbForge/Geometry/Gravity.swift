@@ -1,6 +1,6 @@
 /// Where `fill` keeps the image when it crops: a compass point, the centre, or a
 /// libvips smart-crop strategy.
-public enum Gravity: String, Sendable, Codable, CaseIterable, Hashable {
+package enum Gravity: String, Sendable, Codable, CaseIterable, Hashable {
   case center
   case north, south, east, west
   case northeast, northwest, southeast, southwest
@@ -10,10 +10,10 @@ public enum Gravity: String, Sendable, Codable, CaseIterable, Hashable {
   case entropy
 
   /// Whether libvips chooses the region from the pixels.
-  public var isSmart: Bool { self == .attention || self == .entropy }
+  package var isSmart: Bool { self == .attention || self == .entropy }
 
   /// Accepts `centre` as a spelling of `center`, as libvips does.
-  public init?(name: String) {
+  package init?(name: String) {
     if name == "centre" {
       self = .center
     } else {

@@ -1,15 +1,15 @@
 /// A size in pixels.
-public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
-  public var width: Int
-  public var height: Int
+package struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
+  package var width: Int
+  package var height: Int
 
-  public init(width: Int, height: Int) {
+  package init(width: Int, height: Int) {
     self.width = width
     self.height = height
   }
 
   /// Number of pixels.
-  public var area: Int { width * height }
+  package var area: Int { width * height }
 
-  public var description: String { "\(width)x\(height)" }
+  package var description: String { "\(width)x\(height)" }
 }

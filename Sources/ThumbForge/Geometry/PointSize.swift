@@ -1,15 +1,15 @@
 /// A size in points; at scale `s` it is `round(points × s)` pixels.
-public struct PointSize: Hashable, Sendable, Codable, CustomStringConvertible {
-  public var width: Double
-  public var height: Double
+package struct PointSize: Hashable, Sendable, Codable, CustomStringConvertible {
+  package var width: Double
+  package var height: Double
 
-  public init(width: Double, height: Double) {
+  package init(width: Double, height: Double) {
     self.width = width
     self.height = height
   }
 
   /// The pixel size at a display scale, rounding half away from zero, never below 1.
-  public func pixels(scale: Int) -> PixelSize {
+  package func pixels(scale: Int) -> PixelSize {
     PixelSize(
       width: max(
         1, Geometry.saturatingInt((width * Double(scale)).rounded(.toNearestOrAwayFromZero))),
@@ -18,7 +18,7 @@ public struct PointSize: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// `908.3 × 741.7 pt`: as people write sizes in messages.
-  public var description: String {
+  package var description: String {
     "\(Self.format(width)) × \(Self.format(height)) pt"
   }
 

@@ -1,22 +1,22 @@
 /// The machine-readable record of a build (`manifest.json`): what was produced from what.
 /// It is also the ownership list: ThumbForge only ever updates or deletes files listed here.
-public struct Manifest: Codable, Equatable, Sendable {
+package struct Manifest: Codable, Equatable, Sendable {
   /// Bumped when the format changes incompatibly.
-  public static let currentSchema = 1
+  package static let currentSchema = 1
 
-  public var schema: Int
-  public var tool: String
-  public var toolVersion: String
-  public var libvipsVersion: String
+  package var schema: Int
+  package var tool: String
+  package var toolVersion: String
+  package var libvipsVersion: String
   /// SHA-256 of the configuration file's bytes (empty without one).
-  public var configHash: String
+  package var configHash: String
   /// Catalog folder, relative to the manifest's folder.
-  public var catalog: String
+  package var catalog: String
   /// Group folders whose `Contents.json` ThumbForge wrote (catalog-relative).
-  public var groups: [String]
-  public var imageSets: [ManifestImageSet]
+  package var groups: [String]
+  package var imageSets: [ManifestImageSet]
 
-  public init(
+  package init(
     toolVersion: String, libvipsVersion: String, configHash: String, catalog: String,
     groups: [String], imageSets: [ManifestImageSet]
   ) {
@@ -51,44 +51,44 @@ extension Manifest {
 }
 
 /// One imageset in the manifest.
-public struct ManifestImageSet: Codable, Equatable, Sendable {
+package struct ManifestImageSet: Codable, Equatable, Sendable {
   /// `Group/Name` of the asset.
-  public var asset: String
-  public var group: [String]
-  public var recipe: String
-  public var recipeHash: String
+  package var asset: String
+  package var group: [String]
+  package var recipe: String
+  package var recipeHash: String
   /// Imageset folder, catalog-relative.
-  public var folder: String
+  package var folder: String
   /// Hash of the imageset's `Contents.json`.
-  public var contentsHash: String
-  public var sources: [ManifestSource]
-  public var outputs: [ManifestOutput]
-  public var warnings: [String]
-  public var skipped: [String]
+  package var contentsHash: String
+  package var sources: [ManifestSource]
+  package var outputs: [ManifestOutput]
+  package var warnings: [String]
+  package var skipped: [String]
   /// The focus point its crops were placed around (the asset's `focus:` under `assets:`, or
   /// its rule's), if any.
-  public var focus: FocusPoint? = nil
+  package var focus: FocusPoint? = nil
 }
 
 /// A master file and its content hash.
-public struct ManifestSource: Codable, Equatable, Sendable {
+package struct ManifestSource: Codable, Equatable, Sendable {
   /// Path relative to the asset folder.
-  public var path: String
-  public var hash: String
+  package var path: String
+  package var hash: String
 }
 
 /// One produced image file.
-public struct ManifestOutput: Codable, Equatable, Sendable {
+package struct ManifestOutput: Codable, Equatable, Sendable {
   /// Path relative to the catalog.
-  public var path: String
-  public var scale: Int
-  public var appearance: String?
-  public var width: Int
-  public var height: Int
-  public var bytes: Int
-  public var hash: String
+  package var path: String
+  package var scale: Int
+  package var appearance: String?
+  package var width: Int
+  package var height: Int
+  package var bytes: Int
+  package var hash: String
   /// For gravity crops: the kept rectangle in the resized master's pixels.
-  public var crop: PixelRect?
+  package var crop: PixelRect?
   /// `display-P3` for a Display P3 file (`display-gamut`); absent for sRGB.
-  public var displayGamut: String? = nil
+  package var displayGamut: String? = nil
 }

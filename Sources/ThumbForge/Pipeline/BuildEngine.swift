@@ -4,12 +4,12 @@ internal import Vips
 
 /// Runs a build, a check or a regenerate: discover → plan → diff with the manifest → render
 /// the stale jobs on the work queue → write the catalog → write the manifest last.
-public struct BuildEngine: Sendable {
-  public var options: BuildOptions
-  public var workspace: Workspace
-  public var cancellation: CancellationFlag
+package struct BuildEngine: Sendable {
+  package var options: BuildOptions
+  package var workspace: Workspace
+  package var cancellation: CancellationFlag
 
-  public init(options: BuildOptions, cancellation: CancellationFlag = CancellationFlag())
+  package init(options: BuildOptions, cancellation: CancellationFlag = CancellationFlag())
     throws(ConfigError)
   {
     self.options = options
@@ -19,7 +19,7 @@ public struct BuildEngine: Sendable {
 
   /// The default number of parallel jobs: one per core, with libvips itself single-threaded
   /// (measured fastest on 2 cores; see the README).
-  public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+  package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
   var width: Int {
     options.jobs
@@ -27,7 +27,7 @@ public struct BuildEngine: Sendable {
   }
 
   /// Discovers and plans without rendering (for `--dry-run`).
-  public func plan() -> BuildPlan {
+  package func plan() -> BuildPlan {
     configureVips()
     let cache = ProbeCache.read(at: workspace.state.probeCache)
     let folder = PlannedFolder.discover(workspace, formats: .named, cache: { cache }, width: width)
@@ -42,7 +42,7 @@ public struct BuildEngine: Sendable {
   /// group folders, caches and accessors; and the contact sheet, when asked for). Where the
   /// rendered imagesets go and how the run is recorded is the destination's
   /// (``destination()``): the catalog, or a shard's part folder.
-  public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws
+  package func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws
     -> BuildReport
   {
     let destination = try destination()

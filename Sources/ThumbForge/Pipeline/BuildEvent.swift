@@ -1,5 +1,5 @@
 /// Progress of a run, for the CLI to display. Nothing below the CLI prints.
-public enum BuildEvent: Sendable {
+package enum BuildEvent: Sendable {
   /// The plan is made: `jobs` sources need rendering, `outputs` files in all.
   case started(jobs: Int, outputs: Int)
   /// One source finished (`done` of `total`).

@@ -1,5 +1,5 @@
 /// What a run does with the stale outputs it finds.
-public enum BuildMode: Sendable, Equatable {
+package enum BuildMode: Sendable, Equatable {
   /// Render what is stale, remove what is orphaned.
   case build
   /// Only compare: report what is stale, write nothing.
@@ -27,7 +27,7 @@ extension BuildMode {
 extension BuildMode {
   /// Why `pattern` is not a name or glob `regenerate` can use (nil when it is): for the
   /// command line to refuse it as a usage error before anything is read.
-  public static func problem(withPattern pattern: String) -> String? {
+  package static func problem(withPattern pattern: String) -> String? {
     do {
       _ = try Glob(pattern)
       return nil

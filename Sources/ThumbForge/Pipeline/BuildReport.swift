@@ -1,42 +1,42 @@
 /// What a run did, for the summary line, exit code and `--json`.
-public struct BuildReport: Sendable, Codable {
+package struct BuildReport: Sendable, Codable {
   /// Output files written this run.
-  public var rendered = 0
+  package var rendered = 0
   /// Output files already up to date.
-  public var unchanged = 0
+  package var unchanged = 0
   /// Outputs left out (would upscale, and so on): the `skipped` warnings.
-  public var skipped = 0
+  package var skipped = 0
   /// Output files not made because their master or their imageset failed.
-  public var failedOutputs = 0
+  package var failedOutputs = 0
   /// Files removed because their source is gone.
-  public var removed = 0
-  public var problems: [Problem] = []
+  package var removed = 0
+  package var problems: [Problem] = []
   /// Outputs made with a caveat or left out, with their kind and the file concerned.
-  public var warnings: [BuildWarning] = []
+  package var warnings: [BuildWarning] = []
   /// Files of the folder that are not masters, each with why: not built, not a failure.
-  public var notes: [Problem] = []
+  package var notes: [Problem] = []
   /// For `check`: every difference found.
-  public var stale: [StaleItem] = []
+  package var stale: [StaleItem] = []
   /// The run was interrupted (Ctrl-C / SIGTERM).
-  public var cancelled = false
+  package var cancelled = false
   /// Catalog and manifest paths used.
-  public var catalog = ""
-  public var manifest = ""
+  package var catalog = ""
+  package var manifest = ""
 
-  public init() {}
+  package init() {}
 
   /// What failed, counted per file: each master (or imageset, or other file) that a problem
   /// names counts once, however many outputs it would have made. The text summary and
   /// `--json` both give this number; ``failedOutputs`` counts the outputs.
-  public var failed: Int { Set(problems.map(\.path)).count }
+  package var failed: Int { Set(problems.map(\.path)).count }
 
   /// The warnings counted by kind.
-  public var warningCounts: [BuildWarning.Kind: Int] {
+  package var warningCounts: [BuildWarning.Kind: Int] {
     warnings.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
   }
 
   /// 0 success, 1 some inputs failed (or `check` found differences), 130 interrupted.
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if cancelled { return 130 }
     return problems.isEmpty && stale.isEmpty ? 0 : 1
   }

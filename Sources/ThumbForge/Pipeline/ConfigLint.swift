@@ -7,22 +7,22 @@ internal import Foundation
 /// tried in order, the first match wins), a recipe the file defines but no rule uses, an
 /// `assets:` entry naming no asset (each with its file and line), files with an unknown scale
 /// suffix, and files that are not masters (notes).
-public enum ConfigLint {
+package enum ConfigLint {
   /// What lint found (the configuration loaded).
-  public struct Report: Sendable, Codable {
+  package struct Report: Sendable, Codable {
     /// The configuration file read (empty when the folder has none: every default).
-    public var configFile = ""
-    public var rules = 0
-    public var recipes = 0
-    public var masters = 0
+    package var configFile = ""
+    package var rules = 0
+    package var recipes = 0
+    package var masters = 0
     /// Likely mistakes, one line each.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
     /// Files of the folder that are not masters, each with why.
-    public var notes: [Problem] = []
+    package var notes: [Problem] = []
   }
 
   /// Loads the configuration (throwing its first error) and checks it against the folder.
-  public static func run(_ options: BuildOptions) throws(ConfigError) -> Report {
+  package static func run(_ options: BuildOptions) throws(ConfigError) -> Report {
     let workspace = try Workspace.resolve(options)
     let config = workspace.config
     var report = Report()

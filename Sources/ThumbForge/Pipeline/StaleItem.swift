@@ -1,6 +1,6 @@
 /// One way the catalog differs from what a build would make.
-public struct StaleItem: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
-  public enum Kind: String, Sendable, Codable {
+package struct StaleItem: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+  package enum Kind: String, Sendable, Codable {
     /// Not built yet.
     case missing
     /// Its source, recipe or tool changed.
@@ -11,14 +11,14 @@ public struct StaleItem: Sendable, Hashable, Codable, Comparable, CustomStringCo
     case orphaned
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// Catalog-relative path of the imageset or file.
-  public var path: String
-  public var detail: String
+  package var path: String
+  package var detail: String
 
-  public var description: String { "\(kind.rawValue): \(path) (\(detail))" }
+  package var description: String { "\(kind.rawValue): \(path) (\(detail))" }
 
-  public static func < (lhs: StaleItem, rhs: StaleItem) -> Bool {
+  package static func < (lhs: StaleItem, rhs: StaleItem) -> Bool {
     (lhs.path, lhs.kind.rawValue, lhs.detail) < (rhs.path, rhs.kind.rawValue, rhs.detail)
   }
 }

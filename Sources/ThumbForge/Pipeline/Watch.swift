@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// `build --watch`: a build now, then another whenever the asset folder or the configuration
 /// changes, until cancelled. Polls the folder listing (paths, sizes, modification times):
@@ -7,14 +7,14 @@ public import Foundation
 /// A configuration that does not load (a half-written or wrong save of `thumbforge.yml`) is
 /// reported and watching goes on, as webpack's or SwiftGen's watchers do: the next save that
 /// loads is built.
-public struct Watch: Sendable {
-  public var options: BuildOptions
-  public var cancellation: CancellationFlag
+package struct Watch: Sendable {
+  package var options: BuildOptions
+  package var cancellation: CancellationFlag
   /// Seconds between two looks at the folder.
-  public var interval: Double
+  package var interval: Double
 
   /// What happens between builds, for the caller to show.
-  public enum Event: Sendable {
+  package enum Event: Sendable {
     /// A look found these files added, removed or changed (the configuration by its file
     /// name), once the folder settled; a build follows.
     case changed([String])
@@ -23,7 +23,7 @@ public struct Watch: Sendable {
     case configurationError(ConfigError)
   }
 
-  public init(options: BuildOptions, cancellation: CancellationFlag, interval: Double = 1) {
+  package init(options: BuildOptions, cancellation: CancellationFlag, interval: Double = 1) {
     self.options = options
     self.cancellation = cancellation
     self.interval = interval
@@ -31,7 +31,7 @@ public struct Watch: Sendable {
 
   /// The configuration files a change of which is a change: the explicit one, else every
   /// name looked for in the folder (one may appear, or replace another).
-  public var configFiles: [URL] {
+  package var configFiles: [URL] {
     if let explicit = options.configFile { return [explicit.standardizedFileURL] }
     return ConfigLoader.fileNames.map { folder.appendingPathComponent($0) }
   }
@@ -45,7 +45,7 @@ public struct Watch: Sendable {
   ///
   /// A change is built once the folder has settled (one look after it shows nothing new), so
   /// that a master still being copied or saved in is not read half-written.
-  public func run(
+  package func run(
     onEvent: (Event) -> Void = { _ in }, _ build: (BuildEngine) throws -> Void
   ) throws {
     var isFolder: ObjCBool = false

@@ -1,6 +1,6 @@
 extension Workspace {
   /// The workspace of a run with these options.
-  public static func resolve(_ options: BuildOptions) throws(ConfigError) -> Workspace {
+  package static func resolve(_ options: BuildOptions) throws(ConfigError) -> Workspace {
     try resolve(
       Request(
         folder: options.folder, configFile: options.configFile, output: options.output,

@@ -1,15 +1,15 @@
 /// The whole build: values only, printable with `--dry-run`.
-public struct BuildPlan: Sendable {
-  public var jobs: [Job]
-  public var problems: [Problem]
+package struct BuildPlan: Sendable {
+  package var jobs: [Job]
+  package var problems: [Problem]
 
-  public init(jobs: [Job], problems: [Problem]) {
+  package init(jobs: [Job], problems: [Problem]) {
     self.jobs = jobs
     self.problems = problems
   }
 
   /// Every planned output count.
-  public var outputCount: Int {
+  package var outputCount: Int {
     jobs.reduce(0) { $0 + $1.imageSets.reduce(0) { $0 + $1.outputs.count } }
   }
 }

@@ -1,8 +1,8 @@
 /// Something planning made with a caveat, or left out: not a failure (the exit code stays 0),
 /// but what a person should see without `--verbose` (an 80x enlargement, an empty slot).
-public struct BuildWarning: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+package struct BuildWarning: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
   /// What sort of warning it is: the report counts them by kind.
-  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+  package enum Kind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     /// An output enlarged from a smaller master (`upscale: warn`, or an app icon).
     case enlargement
     /// A master smaller than the box, kept at its own size (`upscale: keep`).
@@ -17,7 +17,7 @@ public struct BuildWarning: Sendable, Hashable, Codable, Comparable, CustomStrin
     case other
 
     /// How the summary names `count` warnings of this kind.
-    public func counted(_ count: Int) -> String {
+    package func counted(_ count: Int) -> String {
       let one = count == 1
       switch self {
       case .enlargement: return "\(count) output\(one ? "" : "s") enlarged"
@@ -28,21 +28,21 @@ public struct BuildWarning: Sendable, Hashable, Codable, Comparable, CustomStrin
       }
     }
 
-    public static func < (lhs: Kind, rhs: Kind) -> Bool {
+    package static func < (lhs: Kind, rhs: Kind) -> Bool {
       allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// The file to look at: the master concerned, relative to the asset folder (the imageset
   /// folder when no master is, e.g. an empty slot).
-  public var file: String
+  package var file: String
   /// The imageset concerned, relative to the catalog.
-  public var imageSet: String
+  package var imageSet: String
   /// What happened, in the user's words (without the imageset's name).
-  public var message: String
+  package var message: String
 
-  public init(kind: Kind, file: String, imageSet: String = "", message: String) {
+  package init(kind: Kind, file: String, imageSet: String = "", message: String) {
     self.kind = kind
     self.file = file
     self.imageSet = imageSet
@@ -50,9 +50,9 @@ public struct BuildWarning: Sendable, Hashable, Codable, Comparable, CustomStrin
   }
 
   /// `Flags/Italy.imageset: @3x: enlarges …`, as the text report prints it.
-  public var description: String { imageSet.isEmpty ? message : "\(imageSet): \(message)" }
+  package var description: String { imageSet.isEmpty ? message : "\(imageSet): \(message)" }
 
-  public static func < (lhs: BuildWarning, rhs: BuildWarning) -> Bool {
+  package static func < (lhs: BuildWarning, rhs: BuildWarning) -> Bool {
     (lhs.imageSet, lhs.message, lhs.file) < (rhs.imageSet, rhs.message, rhs.file)
   }
 }

@@ -1,5 +1,5 @@
 /// All imagesets of one asset: rendered together so each master is decoded once.
-public struct Job: Hashable, Sendable {
-  public var source: AssetSource
-  public var imageSets: [PlannedImageSet]
+package struct Job: Hashable, Sendable {
+  package var source: AssetSource
+  package var imageSets: [PlannedImageSet]
 }

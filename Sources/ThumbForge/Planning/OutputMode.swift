@@ -1,5 +1,5 @@
 /// How an output gets its pixels.
-public enum OutputMode: String, Sendable, Codable, Hashable {
+package enum OutputMode: String, Sendable, Codable, Hashable {
   /// The master's bytes, unchanged (a per-scale master in the output format).
   case copy
   /// The master decoded and re-encoded at its own size (format, colour or orientation).

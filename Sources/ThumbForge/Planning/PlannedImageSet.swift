@@ -1,26 +1,26 @@
 /// One imageset: the outputs of one recipe for one asset, and everything written for it.
-public struct PlannedImageSet: Hashable, Sendable, Codable {
-  public var recipe: Recipe
+package struct PlannedImageSet: Hashable, Sendable, Codable {
+  package var recipe: Recipe
   /// Imageset folder name without `.imageset`.
-  public var name: String
+  package var name: String
   /// Folder path relative to the catalog root (`Flags/Austria-flag.imageset`).
-  public var folder: String
-  public var outputs: [PlannedOutput]
+  package var folder: String
+  package var outputs: [PlannedOutput]
   /// Outputs left out, in words (e.g. a variant that would upscale).
-  public var skipped: [String]
+  package var skipped: [String]
   /// Outputs made with a caveat (e.g. upscaled).
-  public var warnings: [String]
+  package var warnings: [String]
   /// `warnings` and `skipped` with their kind and the file concerned, for the run's report.
   /// Not encoded: the key (see ``ImageSetKeyMaker``) and the manifest record the texts.
-  public var notices: [BuildWarning] = []
+  package var notices: [BuildWarning] = []
   /// The rule's focus point, for recipes that crop (their crops are placed around it).
-  public var focus: FocusPoint?
+  package var focus: FocusPoint?
   /// The exact text of the imageset's `Contents.json`.
-  public var contents: String
+  package var contents: String
   /// The cache key: a hash of this whole value (recipe, planned outputs, `Contents.json`,
   /// notes) with the tool and libvips versions; with the masters' hashes it decides
   /// whether the imageset is up to date. See ``ImageSetKeyMaker``.
-  public var key: String
+  package var key: String
 
   private enum CodingKeys: String, CodingKey {
     case recipe, name, folder, outputs, skipped, warnings, focus, contents, key

@@ -1,4 +1,4 @@
-public import Vips
+package import Vips
 
 /// One image file a plan will produce.
 ///
@@ -6,37 +6,37 @@ public import Vips
 /// `scale`, `isDark`, …, `isTinted`, `displayGamut`, `isOpaque`, `cost`, in that order — and
 /// must stay so: ``ImageSetKeyMaker`` hashes it into every imageset's key, so another
 /// encoding would make every catalog look stale.
-public struct PlannedOutput: Hashable, Sendable, Codable {
+package struct PlannedOutput: Hashable, Sendable, Codable {
   /// The slot of its imageset the file fills: scale, appearance and gamut (its file name,
   /// `Contents.json` entry and manifest record follow from it).
-  public var slot: Slot
+  package var slot: Slot
   /// Final pixel size of the file.
-  public var pixelSize: PixelSize
+  package var pixelSize: PixelSize
   /// For `fill`-type recipes: the size the master is resized to before the crop.
-  public var resizeTo: PixelSize
+  package var resizeTo: PixelSize
   /// The crop in resized pixels (nil when not cropping or when libvips chooses it).
-  public var crop: PixelRect?
+  package var crop: PixelRect?
   /// The master path it is made from.
-  public var master: String
-  public var mode: OutputMode
+  package var master: String
+  package var mode: OutputMode
   /// Encoder (unused for a single-scale vector copy, which keeps the master's format).
-  public var format: ImageFormat
+  package var format: ImageFormat
   /// File name inside the imageset.
-  public var fileName: String
+  package var fileName: String
   /// Path relative to the catalog root.
-  public var path: String
+  package var path: String
   /// The resampling factor from the master, when it enlarges (> 1).
-  public var upscale: Double?
+  package var upscale: Double?
   /// Flattened onto the recipe's background whatever the format (iOS app icons, which the
   /// App Store takes only without alpha): decided by the app icon slots the file fills
   /// (``AppIconSlot/isOpaque``), not by its ``slot``, which does not record the icon's
   /// platform.
-  public var isOpaque = false
+  package var isOpaque = false
   /// What rendering it costs, in pixels, checked against the limits before decoding.
-  public var cost = RenderCost(input: 0, working: 0, output: 0, largestSide: 0)
+  package var cost = RenderCost(input: 0, working: 0, output: 0, largestSide: 0)
 
   /// Display scale (1–3), or 0 for a single-scale vector file: the slot's.
-  public var scale: Int { slot.scale }
+  package var scale: Int { slot.scale }
 
   init(
     slot: Slot, pixelSize: PixelSize, resizeTo: PixelSize, crop: PixelRect?, master: String,
@@ -65,7 +65,7 @@ public struct PlannedOutput: Hashable, Sendable, Codable {
   /// Encodes the output as it was encoded before it had a ``slot``: the slot as `scale`,
   /// `isDark`, `isTinted` and `displayGamut` in their old places, every key in the old
   /// order, absent optionals as the synthesized conformance left them.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(slot.scale, forKey: .scale)
     try container.encode(slot.appearance == .dark, forKey: .isDark)
@@ -85,7 +85,7 @@ public struct PlannedOutput: Hashable, Sendable, Codable {
   }
 
   /// Decodes what ``encode(to:)`` writes; an output both dark and tinted is refused.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let isDark = try container.decode(Bool.self, forKey: .isDark)
     let isTinted = try container.decode(Bool.self, forKey: .isTinted)

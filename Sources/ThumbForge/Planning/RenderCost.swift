@@ -7,17 +7,17 @@
 /// the output. An enlargement before a crop is never made whole: only the crop's pixels are
 /// computed, but libvips must still be able to describe the whole enlarged image, so each of
 /// its sides counts in ``largestSide``.
-public struct RenderCost: Hashable, Sendable, Codable {
+package struct RenderCost: Hashable, Sendable, Codable {
   /// Pixels of the master as stored (0 for a vector master, which is rasterised instead).
-  public var input: Int
+  package var input: Int
   /// Pixels of the largest image held whole after decoding.
-  public var working: Int
+  package var working: Int
   /// Pixels of the output file.
-  public var output: Int
+  package var output: Int
   /// The longest side of any image the render describes, made whole or not.
-  public var largestSide: Int
+  package var largestSide: Int
 
-  public init(input: Int, working: Int, output: Int, largestSide: Int) {
+  package init(input: Int, working: Int, output: Int, largestSide: Int) {
     self.input = input
     self.working = working
     self.output = output
@@ -61,7 +61,7 @@ extension RenderCost {
   /// and memory*): 8 B per pixel of the largest master, 16 B per pixel of the largest
   /// working image, 12 B per pixel of every output (a job's outputs may be alive at once).
   /// Saturates at `Int.max` rather than overflow.
-  public static func peakBytes(of costs: some Sequence<RenderCost>) -> Int {
+  package static func peakBytes(of costs: some Sequence<RenderCost>) -> Int {
     var input = 0
     var working = 0
     var outputs = 0

@@ -2,16 +2,16 @@ internal import Foundation
 
 /// One of `count` parts of a build (`build --shard 2/4`): the index is 1-based, as in
 /// Playwright's and Jest's `--shard`, so that a CI matrix can list `1…N`.
-public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
   /// 1…count.
-  public var index: Int
-  public var count: Int
+  package var index: Int
+  package var count: Int
 
   /// The largest shard count accepted: far beyond what a build needs, small enough to catch
   /// a typo (`--shard 1/40000`).
-  public static let maximumCount = 1024
+  package static let maximumCount = 1024
 
-  public init(index: Int, count: Int) throws(ShardError) {
+  package init(index: Int, count: Int) throws(ShardError) {
     guard (1...Self.maximumCount).contains(count) else {
       throw ShardError("the shard count must be 1…\(Self.maximumCount), got \(count)")
     }
@@ -23,7 +23,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   /// Parses `I/N` (`--shard`, `THUMBFORGE_SHARD`).
-  public init(parsing text: String) throws(ShardError) {
+  package init(parsing text: String) throws(ShardError) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2,
       let index = Int(parts[0].trimmingCharacters(in: .whitespaces)),
@@ -37,7 +37,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The shard a process is asked to build, from its options and environment, in this order:
   /// an explicit `I/N`; `count` (`--shards N`) with Kubernetes' 0-based
   /// `JOB_COMPLETION_INDEX`; `THUMBFORGE_SHARD=I/N`. Nil when none is given.
-  public static func resolve(
+  package static func resolve(
     explicit: String?, count: Int?, environment: [String: String]
   ) throws(ShardError) -> Shard? {
     if let explicit {
@@ -69,19 +69,19 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   /// `2/4`.
-  public var description: String { "\(index)/\(count)" }
+  package var description: String { "\(index)/\(count)" }
 
   /// The default part folder's name: `2-of-4`.
-  public var folderName: String { "\(index)-of-\(count)" }
+  package var folderName: String { "\(index)-of-\(count)" }
 }
 
 /// A shard that cannot be read or used, or partial results that cannot be merged.
-public struct ShardError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var message: String
+package struct ShardError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var message: String
 
-  public init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -1,7 +1,7 @@
 internal import Vips
 
 /// A display gamut an imageset has slots for (Xcode's Gamut: "sRGB and Display P3").
-public enum DisplayGamut: String, Sendable, Codable, CaseIterable, Hashable {
+package enum DisplayGamut: String, Sendable, Codable, CaseIterable, Hashable {
   /// Every display: the files every device without a wide-gamut display is given.
   case sRGB = "sRGB"
   /// Wide-gamut displays (iPhone 7 and later, recent iPads and Macs): files converted to

@@ -1,5 +1,5 @@
 /// Which slots an app icon set (`kind: appicon`) fills for iOS.
-public enum IconLayout: String, Sendable, Codable, CaseIterable, Hashable {
+package enum IconLayout: String, Sendable, Codable, CaseIterable, Hashable {
   /// Xcode 15+'s "Single Size": one 1024×1024 universal iOS icon, with dark and tinted
   /// appearances from `Name~dark` and `Name~tinted` masters (Xcode 16, iOS 18).
   case single

@@ -1,23 +1,23 @@
 /// An 8-bit sRGB colour with alpha, written `#RRGGBB` or `#RRGGBBAA` in configuration.
-public struct RGBAColor: Hashable, Sendable, Codable, CustomStringConvertible {
-  public var red: UInt8
-  public var green: UInt8
-  public var blue: UInt8
-  public var alpha: UInt8
+package struct RGBAColor: Hashable, Sendable, Codable, CustomStringConvertible {
+  package var red: UInt8
+  package var green: UInt8
+  package var blue: UInt8
+  package var alpha: UInt8
 
-  public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+  package init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
     self.red = red
     self.green = green
     self.blue = blue
     self.alpha = alpha
   }
 
-  public static let black = RGBAColor(red: 0, green: 0, blue: 0)
-  public static let white = RGBAColor(red: 255, green: 255, blue: 255)
-  public static let clear = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+  package static let black = RGBAColor(red: 0, green: 0, blue: 0)
+  package static let white = RGBAColor(red: 255, green: 255, blue: 255)
+  package static let clear = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
 
   /// Parses `#RGB`, `#RRGGBB`, `#RRGGBBAA` or a few names (black, white, clear).
-  public init?(parsing text: String) {
+  package init?(parsing text: String) {
     switch text.lowercased() {
     case "black": self = .black
     case "white": self = .white
@@ -38,7 +38,7 @@ public struct RGBAColor: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// `#RRGGBBAA`.
-  public var description: String {
+  package var description: String {
     "#"
       + [red, green, blue, alpha].map { byte in
         let text = String(byte, radix: 16, uppercase: true)

@@ -1,54 +1,54 @@
-public import Vips
+package import Vips
 
 /// A named, fully resolved recipe: every parameter has a value. Recipes are plain values;
 /// the cache key of an imageset is derived from the whole recipe and everything it plans to
 /// write (see ``Planner``). The keys that set each field are in ``RecipeParameter/all``.
-public struct Recipe: Hashable, Sendable, Codable {
+package struct Recipe: Hashable, Sendable, Codable {
   /// The name rules and imagesets use (`variants`, `flag`, or a preset's name).
-  public var name: String
-  public var kind: RecipeKind
+  package var name: String
+  package var kind: RecipeKind
   /// Box size in points (unused by `variants`).
-  public var size: PointSize
+  package var size: PointSize
   /// Display scales to produce, e.g. `[2, 3]`.
-  public var scales: [Int]
-  public var gravity: Gravity
+  package var scales: [Int]
+  package var gravity: Gravity
   /// `fit` only: pad to exactly the box with `background`.
-  public var pad: Bool
+  package var pad: Bool
   /// Padding colour, and the colour alpha is flattened onto for formats without alpha.
-  public var background: RGBAColor
+  package var background: RGBAColor
   /// Corner radius in points (`flag`; 0 elsewhere by default).
-  public var cornerRadius: Double
-  public var cornerStyle: CornerStyle
+  package var cornerRadius: Double
+  package var cornerStyle: CornerStyle
   /// Border width in points (0 for none).
-  public var strokeWidth: Double
-  public var strokeColor: RGBAColor
-  public var strokeAlignment: StrokeAlignment
-  public var format: OutputFormat
+  package var strokeWidth: Double
+  package var strokeColor: RGBAColor
+  package var strokeAlignment: StrokeAlignment
+  package var format: OutputFormat
   /// Lossy quality 1–100.
-  public var quality: Int
+  package var quality: Int
   /// JPEG outputs: optimal Huffman tables (smaller files, slower encoding).
-  public var optimizeCoding: Bool
-  public var upscale: UpscalePolicy
+  package var optimizeCoding: Bool
+  package var upscale: UpscalePolicy
   /// Resampling kernel for resizes.
-  public var kernel: Kernel
+  package var kernel: Kernel
   /// Keep metadata (EXIF, ICC) instead of stripping it.
-  public var keepMetadata: Bool
+  package var keepMetadata: Bool
   /// Catalog property `template-rendering-intent` (`original` or `template`).
-  public var templateRenderingIntent: String?
+  package var templateRenderingIntent: String?
   /// Catalog `compression-type` of each image slot.
-  public var compressionType: String?
+  package var compressionType: String?
   /// Catalog `preserves-vector-representation`.
-  public var preservesVectorRepresentation: Bool
+  package var preservesVectorRepresentation: Bool
   /// `variants` of a vector master: ship the SVG/PDF itself as a single-scale image
   /// (with `preserves-vector-representation`) instead of rendering each scale.
-  public var keepVector: Bool
+  package var keepVector: Bool
   /// The display gamuts the imageset has slots for, sorted: `[sRGB]`, or `[sRGB, display-P3]`
   /// for Display P3 files beside the sRGB ones (of wide-gamut masters only).
-  public var displayGamut: [DisplayGamut]
+  package var displayGamut: [DisplayGamut]
   /// `appicon`: the single universal iOS icon or every per-size slot.
-  public var iconLayout: IconLayout
+  package var iconLayout: IconLayout
   /// `appicon`: the platforms whose slots the icon set fills, sorted.
-  public var iconPlatforms: [IconPlatform]
+  package var iconPlatforms: [IconPlatform]
 
   /// A recipe whose fields are all overwritten by ``builtin(_:name:)`` (a test checks that
   /// every field has its row in ``RecipeParameter/all``).
@@ -96,7 +96,7 @@ public struct Recipe: Hashable, Sendable, Codable {
   }
 
   /// Whether every output of this recipe carries alpha regardless of the master.
-  public var alwaysHasAlpha: Bool {
+  package var alwaysHasAlpha: Bool {
     kind == .flag || (cornerRadius > 0 && kind != .variants)
       || (pad && background.alpha < 255)
   }

@@ -1,5 +1,5 @@
 /// What a recipe makes of a master.
-public enum RecipeKind: String, Sendable, Codable, CaseIterable, Hashable {
+package enum RecipeKind: String, Sendable, Codable, CaseIterable, Hashable {
   /// The asset itself at each scale.
   case variants
   /// SwiftUI `scaledToFit` into a box (optionally padded to exactly the box).
@@ -15,7 +15,7 @@ public enum RecipeKind: String, Sendable, Codable, CaseIterable, Hashable {
   case appicon
 
   /// Whether the recipe crops the resized master to its box.
-  public var crops: Bool {
+  package var crops: Bool {
     switch self {
     case .fill, .flag, .tile, .appicon: true
     case .variants, .fit: false
@@ -23,5 +23,5 @@ public enum RecipeKind: String, Sendable, Codable, CaseIterable, Hashable {
   }
 
   /// Whether the recipe writes an `.imageset` (every kind but ``appicon``).
-  public var makesImageSet: Bool { self != .appicon }
+  package var makesImageSet: Bool { self != .appicon }
 }

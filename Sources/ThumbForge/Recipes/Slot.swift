@@ -17,10 +17,10 @@
 ///
 /// Whether a file is flattened (an iOS app icon's) is not part of the slot: it is how the
 /// file is rendered, decided by the app icon slot it is made for (``PlannedOutput/isOpaque``).
-public struct Slot: Hashable, Sendable {
+package struct Slot: Hashable, Sendable {
   /// The appearance a slot is for (Xcode's "Appearances"). Imagesets have any and dark
   /// slots; only the single-size iOS app icon has a tinted one.
-  public enum Appearance: String, Hashable, Sendable, CaseIterable {
+  package enum Appearance: String, Hashable, Sendable, CaseIterable {
     /// Every appearance: the files an imageset without dark art has only.
     case any
     /// Dark mode (Xcode's `luminosity` appearance `dark`).
@@ -31,14 +31,14 @@ public struct Slot: Hashable, Sendable {
 
   /// Display scale (1–3), or ``singleScale`` for a single-scale file (a kept vector master).
   /// App icon files have scale 1: their slots are told apart by pixel size.
-  public var scale: Int
-  public var appearance: Appearance
+  package var scale: Int
+  package var appearance: Appearance
   /// The gamut the file is made in: sRGB, or Display P3 (with its profile) beside the sRGB
   /// file of a wide-gamut master.
-  public var gamut: DisplayGamut
+  package var gamut: DisplayGamut
 
   /// A slot; any appearance and sRGB unless told.
-  public init(scale: Int, appearance: Appearance = .any, gamut: DisplayGamut = .sRGB) {
+  package init(scale: Int, appearance: Appearance = .any, gamut: DisplayGamut = .sRGB) {
     self.scale = scale
     self.appearance = appearance
     self.gamut = gamut
@@ -46,26 +46,26 @@ public struct Slot: Hashable, Sendable {
 
   /// The scale of a single-scale slot (Xcode's "Single Scale"), which has no `scale` member
   /// and no `@Nx` in its file name.
-  public static let singleScale = 0
+  package static let singleScale = 0
 
   // MARK: File names
 
   /// What a file name adds to the asset's name for this slot's appearance and gamut: `~dark`
   /// or `~tinted`, then `~P3` for a Display P3 file (`""`, `~dark`, `~P3`, `~dark~P3`).
   /// `serve`'s request names carry the same suffixes (``parse(requestName:scale:)``).
-  public var fileSuffix: String {
+  package var fileSuffix: String {
     let appearance = self.appearance == .any ? "" : Self.separator + self.appearance.rawValue
     return gamut == .displayP3 ? appearance + Self.p3Suffix : appearance
   }
 
   /// The scale's part of a file name: `@2x`, or nothing for a single-scale file.
-  public var scaleSuffix: String {
+  package var scaleSuffix: String {
     scale == Self.singleScale ? "" : "@\(scale)x"
   }
 
   /// The name of this slot's file of `asset` in an imageset: `Italy@2x.png`,
   /// `Italy~dark~P3@3x.jpg`, `Logo~dark.svg` (single scale).
-  public func fileName(asset: String, fileExtension: String) -> String {
+  package func fileName(asset: String, fileExtension: String) -> String {
     "\(asset)\(fileSuffix)\(scaleSuffix).\(fileExtension)"
   }
 
@@ -157,7 +157,7 @@ public struct Slot: Hashable, Sendable {
   ///
   /// - Returns: nil when the name has no such suffix, or nothing (or only a group) is left
   ///   before it; the name is then the asset's name as it stands.
-  public static func parse(requestName name: String, scale: Int) -> (asset: String, slot: Slot)? {
+  package static func parse(requestName name: String, scale: Int) -> (asset: String, slot: Slot)? {
     var stem = Substring(name)
     var slot = Slot(scale: scale)
     if stem.hasSuffix(p3Suffix) {

@@ -8,16 +8,16 @@ internal import Vips
 ///
 /// Keyed by the master's content hash, the shrink factor, the colour space and `fail-on`;
 /// capped in bytes of pixels, least recently used first out.
-public final class DecodedMasters: Sendable {
+package final class DecodedMasters: Sendable {
   private let images: LRUCache<VipsImage>
 
   /// A cache holding at most `capacity` bytes of pixels (one image at most half of it).
-  public init(capacity: Int) {
+  package init(capacity: Int) {
     images = LRUCache(capacity: capacity, largestEntry: capacity / 2)
   }
 
   /// The images held: their bytes of pixels and their number.
-  public var usage: (bytes: Int, images: Int) {
+  package var usage: (bytes: Int, images: Int) {
     let usage = images.usage
     return (usage.cost, usage.entries)
   }

@@ -1,6 +1,6 @@
 /// Why an on-demand request cannot be answered with an image. Each case names the HTTP
 /// status `serve` answers with; messages never contain file-system paths.
-public enum OnDemandError: Error, Sendable, Equatable {
+package enum OnDemandError: Error, Sendable, Equatable {
   /// 404: no asset of that qualified name.
   case unknownAsset(String)
   /// 400: no recipe of that name in the configuration.
@@ -20,7 +20,7 @@ public enum OnDemandError: Error, Sendable, Equatable {
   case changed(String)
 
   /// The HTTP status of the answer.
-  public var status: Int {
+  package var status: Int {
     switch self {
     case .unknownAsset, .noSuchOutput: 404
     case .unknownRecipe, .adHocRefused, .unsupportedFormat: 400
@@ -31,7 +31,7 @@ public enum OnDemandError: Error, Sendable, Equatable {
   }
 
   /// One line for the response body (no paths, no libvips messages: those go to the log).
-  public var message: String {
+  package var message: String {
     switch self {
     case .unknownAsset(let name): "no asset named '\(name)'"
     case .unknownRecipe(let name): "no recipe named '\(name)'"
@@ -48,7 +48,7 @@ public enum OnDemandError: Error, Sendable, Equatable {
   }
 
   /// The detail for the server's log (may name the master file and the library's reason).
-  public var logDetail: String {
+  package var logDetail: String {
     switch self {
     case .tooLarge(let detail), .undecodable(let detail), .changed(let detail): detail
     default: message

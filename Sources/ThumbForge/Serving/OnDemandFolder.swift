@@ -1,5 +1,5 @@
-public import Foundation
-public import Vips
+package import Foundation
+package import Vips
 
 /// An asset folder as `thumbforge serve` sees it: discovered and planned exactly as `build`
 /// would, at one moment. Immutable; a server loads a new one when the folder changes
@@ -10,7 +10,7 @@ public import Vips
 /// on every output of the job (shrink-on-load, the half-size copy) — so the bytes are the
 /// catalog's. Anything else (another scale or format, a recipe the rules do not give the
 /// asset, an ad-hoc box) is planned as a job of its own.
-public struct OnDemandFolder: Sendable {
+package struct OnDemandFolder: Sendable {
   let workspace: Workspace
   let planner: Planner
   /// Planned jobs by the asset's qualified name.
@@ -24,7 +24,7 @@ public struct OnDemandFolder: Sendable {
   let manifestStamp: FileStamp?
 
   /// Discovers and plans the folder of `options` (its configuration, catalog and manifest).
-  public static func load(_ options: BuildOptions) throws(ConfigError) -> OnDemandFolder {
+  package static func load(_ options: BuildOptions) throws(ConfigError) -> OnDemandFolder {
     try load(Workspace.resolve(options))
   }
 
@@ -80,7 +80,7 @@ public struct OnDemandFolder: Sendable {
 
   /// The folder loaded again when any master, the configuration or the catalog's manifest
   /// changed since this one was loaded; `nil` when nothing did.
-  public func reloaded() throws(ConfigError) -> OnDemandFolder? {
+  package func reloaded() throws(ConfigError) -> OnDemandFolder? {
     guard
       FolderSignature.of(workspace) != signature
         || Self.stamp(of: workspace.manifest) != manifestStamp
@@ -92,16 +92,16 @@ public struct OnDemandFolder: Sendable {
   }
 
   /// The configuration the folder was planned with.
-  public var config: Config { workspace.config }
+  package var config: Config { workspace.config }
 
   /// The asset folder.
-  public var folder: URL { workspace.folder }
+  package var folder: URL { workspace.folder }
 
   /// Every asset's qualified name, sorted.
-  public var assets: [String] { jobs.keys.sorted() }
+  package var assets: [String] { jobs.keys.sorted() }
 
   /// The recipes the catalog's plan gives `asset`, in plan order.
-  public func recipes(of asset: String) -> [String] {
+  package func recipes(of asset: String) -> [String] {
     jobs[asset]?.imageSets.map(\.recipe.name) ?? []
   }
 
@@ -109,7 +109,7 @@ public struct OnDemandFolder: Sendable {
   /// format, and the slot, whose ``Slot/fileSuffix`` the request adds to the asset's name
   /// (`""`, `~dark`, `~P3` or `~dark~P3`) and whose scale it asks for (see
   /// ``request(asset:recipe:scale:format:)``). Single-scale files are not requested.
-  public func catalogOutputs(of asset: String) -> [(
+  package func catalogOutputs(of asset: String) -> [(
     recipe: String, format: ImageFormat, slot: Slot
   )] {
     (jobs[asset]?.imageSets ?? []).flatMap { set in
@@ -124,7 +124,7 @@ public struct OnDemandFolder: Sendable {
   /// wide-gamut master): `Flags/Italy~dark~P3` names what the catalog writes as
   /// `Italy~dark~P3@2x.png`. A name that is an asset as it stands is never split.
   /// `format` nil: the format the recipe's `auto` gives (the catalog's file when it has one).
-  public func request(
+  package func request(
     asset name: String, recipe: RecipeRequest, scale: Int, format: ImageFormat?
   ) throws(OnDemandError) -> OnDemandRequest {
     let (asset, slot) = variant(named: name, scale: scale)
@@ -237,7 +237,7 @@ public struct OnDemandFolder: Sendable {
   /// The output's bytes and their hash from the catalog when the last build's manifest lists
   /// it up to date (same key, same masters) and the file still has the recorded hash; `nil`
   /// otherwise.
-  public func catalogBytes(for request: OnDemandRequest) -> (bytes: [UInt8], hash: String)? {
+  package func catalogBytes(for request: OnDemandRequest) -> (bytes: [UInt8], hash: String)? {
     guard let entry = previous[request.set.folder], entry.recipeHash == request.set.key,
       entry.sources == request.manifestSources,
       let recorded = entry.outputs.first(where: { $0.path == request.output.path }),
@@ -253,7 +253,7 @@ public struct OnDemandFolder: Sendable {
   /// catalog's bytes, and a job planned for the request alone is rendered by the same code.
   /// Its raster masters are decoded once into `decoded` and resized from there by later
   /// renders (the same bytes; only the decoding is saved).
-  public func render(_ request: OnDemandRequest, decoded: DecodedMasters)
+  package func render(_ request: OnDemandRequest, decoded: DecodedMasters)
     throws(OnDemandError) -> [RenderedOutput]
   {
     let renderer = Renderer(

@@ -1,17 +1,17 @@
-public import Vips
+package import Vips
 
 /// One output an on-demand request names, resolved against the plan: what to render (a
 /// whole job, for the catalog's own outputs) and the content address of the result.
-public struct OnDemandRequest: Sendable {
+package struct OnDemandRequest: Sendable {
   /// The asset's qualified name.
-  public let asset: String
+  package let asset: String
   let job: Job
   let set: PlannedImageSet
   let output: PlannedOutput
   /// The content address of the output: the imageset's key (the whole job's plan, tool and
   /// libvips versions, `fail-on`), the output's path and every master's content hash.
   /// Computed once, when the request is resolved.
-  public let cacheKey: String
+  package let cacheKey: String
 
   init(asset: String, job: Job, set: PlannedImageSet, output: PlannedOutput) {
     self.asset = asset
@@ -22,19 +22,19 @@ public struct OnDemandRequest: Sendable {
   }
 
   /// The output's encoder.
-  public var format: ImageFormat { output.format }
+  package var format: ImageFormat { output.format }
 
   /// The output's pixel size.
-  public var pixelSize: PixelSize { output.pixelSize }
+  package var pixelSize: PixelSize { output.pixelSize }
 
   /// The memory the render adds to the process at its peak, estimated from the plan by the
   /// README's model (``RenderCost/peakBytes(of:)``), for `serve.memory-budget`.
-  public var estimatedBytes: Int {
+  package var estimatedBytes: Int {
     RenderCost.peakBytes(of: job.imageSets.flatMap { $0.outputs.map(\.cost) })
   }
 
   /// A measure of the render's work (decoded plus resized pixels), for scheduling.
-  public var estimatedCost: Int { BuildEngine.estimatedCost(of: job, sets: job.imageSets) }
+  package var estimatedCost: Int { BuildEngine.estimatedCost(of: job, sets: job.imageSets) }
 
   /// The content address of one output of the request's job (its siblings are cached too).
   func cacheKey(set: PlannedImageSet, output: PlannedOutput) -> String {
@@ -56,11 +56,11 @@ public struct OnDemandRequest: Sendable {
 }
 
 /// One rendered output with its content address.
-public struct RenderedOutput: Sendable {
-  public let cacheKey: String
-  public let bytes: [UInt8]
+package struct RenderedOutput: Sendable {
+  package let cacheKey: String
+  package let bytes: [UInt8]
   /// SHA-256 of `bytes`, hex (the strong ETag).
-  public let hash: String
-  public let format: ImageFormat
-  public let pixelSize: PixelSize
+  package let hash: String
+  package let format: ImageFormat
+  package let pixelSize: PixelSize
 }

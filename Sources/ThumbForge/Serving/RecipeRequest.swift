@@ -1,15 +1,15 @@
 /// The recipe a request asks for: one of the configuration's recipes (built-in or preset) by
 /// name, or an ad-hoc box in points (`fill:600x400`), which `serve` accepts only when
 /// `serve.ad-hoc` is on and both sides are within `serve.max-size`.
-public enum RecipeRequest: Sendable, Hashable {
+package enum RecipeRequest: Sendable, Hashable {
   case named(String)
   case adHoc(RecipeKind, width: Int, height: Int)
 
   /// The kinds an ad-hoc box may use.
-  public static let adHocKinds: [RecipeKind] = [.fit, .fill]
+  package static let adHocKinds: [RecipeKind] = [.fit, .fill]
 
   /// How the request is written in a URL: `tile`, `fill:600x400`.
-  public var text: String {
+  package var text: String {
     switch self {
     case .named(let name): name
     case .adHoc(let kind, let width, let height): "\(kind.rawValue):\(width)x\(height)"

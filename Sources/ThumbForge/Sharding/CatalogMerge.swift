@@ -10,10 +10,10 @@ internal import Foundation
 /// are never overwritten. Every refusal comes before the first write, except a part file
 /// whose bytes do not match its hash (found while copying; the pending list makes the next
 /// merge finish or clean up).
-public enum CatalogMerge {
+package enum CatalogMerge {
   /// Merges `options.parts` into `options.output`; throws ``ShardError`` for parts that do
   /// not belong together (nothing written then), other errors when writing fails.
-  public static func run(_ options: MergeOptions) throws -> BuildReport {
+  package static func run(_ options: MergeOptions) throws -> BuildReport {
     let parts = try ShardParts.load(options.parts)
     let catalog = URL(fileURLWithPath: options.output.standardizedFileURL.path, isDirectory: true)
     let state =

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// What `thumbforge init` writes: a `thumbforge.yml` and, from an existing catalog, an asset
 /// folder of masters (the largest-scale image of each imageset, named after it, in folders
@@ -9,34 +9,34 @@ public import Foundation
 /// let starter = StarterFolder.fromCatalog(URL(fileURLWithPath: "App/Assets.xcassets"))
 /// try starter.write(into: URL(fileURLWithPath: "Art"))
 /// ```
-public struct StarterFolder: Sendable {
+package struct StarterFolder: Sendable {
   /// One file to write, relative to the asset folder: a copy of `source`, or `text`.
-  public struct File: Sendable {
-    public var path: String
-    public var source: URL?
-    public var text: String?
+  package struct File: Sendable {
+    package var path: String
+    package var source: URL?
+    package var text: String?
   }
 
   /// Why `init` wrote nothing.
-  public struct Refusal: Error, Sendable, CustomStringConvertible {
-    public var description: String
+  package struct Refusal: Error, Sendable, CustomStringConvertible {
+    package var description: String
   }
 
-  public var files: [File] = []
+  package var files: [File] = []
   /// Imagesets (or images) that could not be taken, each naming its file.
-  public var problems: [Problem] = []
+  package var problems: [Problem] = []
   /// Other assets of the catalog (colour sets, app icons …), which are not copied.
-  public var notes: [Problem] = []
+  package var notes: [Problem] = []
   /// How many imagesets gave masters.
-  public var imageSets = 0
+  package var imageSets = 0
 
   /// Only a commented starter `thumbforge.yml`.
-  public static func starter() -> StarterFolder {
+  package static func starter() -> StarterFolder {
     StarterFolder(files: [File(path: "thumbforge.yml", text: StarterConfig.commented)])
   }
 
   /// Masters and a configuration that build `catalog`'s imagesets again (see the type).
-  public static func fromCatalog(_ catalog: URL) throws(Refusal) -> StarterFolder {
+  package static func fromCatalog(_ catalog: URL) throws(Refusal) -> StarterFolder {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: catalog.path, isDirectory: &isFolder),
       isFolder.boolValue
@@ -112,7 +112,7 @@ public struct StarterFolder: Sendable {
 
   /// Refuses a catalog inside the asset folder (discovery would read it as masters beside
   /// their copies) and a folder inside the catalog.
-  public static func checkPlacement(catalog: URL, folder: URL) throws(Refusal) {
+  package static func checkPlacement(catalog: URL, folder: URL) throws(Refusal) {
     if FolderPath.isInside(catalog, folder: folder) || FolderPath.isInside(folder, folder: catalog)
     {
       throw Refusal(
@@ -124,7 +124,7 @@ public struct StarterFolder: Sendable {
 
   /// Writes every file into `folder` (created when missing); refuses, writing nothing, when
   /// any of them exists.
-  public func write(into folder: URL) throws(Refusal) {
+  package func write(into folder: URL) throws(Refusal) {
     for file in files {
       let url = folder.appendingPathComponent(file.path)
       if FileManager.default.fileExists(atPath: url.path) {

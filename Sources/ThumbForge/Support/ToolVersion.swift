@@ -1,4 +1,4 @@
 /// The version of ThumbForge recorded in manifests; a change re-renders everything.
-public enum ToolVersion {
-  public static let current = "0.4.0"
+package enum ToolVersion {
+  package static let current = "0.4.0"
 }

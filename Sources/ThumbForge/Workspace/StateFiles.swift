@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Every file ThumbForge keeps to remember a run, named in this one place: the manifest, its
 /// line-format cache, the probe cache and the pending list of a run in progress, all in the
@@ -6,15 +6,15 @@ public import Foundation
 ///
 /// A build, a shard, `merge`, `serve` and the state-file fuzzer find them here; nothing else
 /// spells their names.
-public struct StateFiles: Sendable, Hashable {
+package struct StateFiles: Sendable, Hashable {
   /// The manifest (`manifest.json` unless the configuration names another file).
-  public let manifest: URL
+  package let manifest: URL
 
   /// The manifest's default name.
   static let manifestName = "manifest.json"
 
   /// The state files of `manifest`, which sit beside it.
-  public init(manifest: URL) {
+  package init(manifest: URL) {
     self.manifest = manifest
   }
 

@@ -1,30 +1,30 @@
-public import Foundation
+package import Foundation
 
 /// The resolved locations of one run: asset folder, configuration, catalog and the state
 /// files beside it (see ``StateFiles``).
-public struct Workspace: Sendable {
-  public var folder: URL
-  public var config: Config
-  public var configFile: URL?
-  public var catalog: URL
+package struct Workspace: Sendable {
+  package var folder: URL
+  package var config: Config
+  package var configFile: URL?
+  package var catalog: URL
   /// The manifest and the caches and lists kept beside it.
-  public var state: StateFiles
-  public var swiftFile: URL?
+  package var state: StateFiles
+  package var swiftFile: URL?
   /// Whether discovery skips files whose real path leaves the folder (`serve`).
   var confined = false
 
   /// What a run names on its command line; everything else comes from the configuration.
-  public struct Request: Sendable {
+  package struct Request: Sendable {
     /// The asset folder.
-    public var folder: URL
+    package var folder: URL
     /// `--config`: the configuration file, when not the folder's own `thumbforge.yml`.
-    public var configFile: URL?
+    package var configFile: URL?
     /// `--output`: the catalog, overriding the configuration's `output`.
-    public var output: URL?
+    package var output: URL?
     /// `--swift`: the accessors file, overriding the configuration's `swift`.
-    public var swiftFile: URL?
+    package var swiftFile: URL?
 
-    public init(folder: URL, configFile: URL? = nil, output: URL? = nil, swiftFile: URL? = nil) {
+    package init(folder: URL, configFile: URL? = nil, output: URL? = nil, swiftFile: URL? = nil) {
       self.folder = folder
       self.configFile = configFile
       self.output = output
@@ -33,7 +33,7 @@ public struct Workspace: Sendable {
   }
 
   /// Loads the configuration and resolves every path.
-  public static func resolve(_ request: Request) throws(ConfigError) -> Workspace {
+  package static func resolve(_ request: Request) throws(ConfigError) -> Workspace {
     var folder = request.folder.standardizedFileURL
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder),
@@ -67,7 +67,7 @@ public struct Workspace: Sendable {
   }
 
   /// The manifest.
-  public var manifest: URL { state.manifest }
+  package var manifest: URL { state.manifest }
 
   /// Paths the scanner must not read as masters.
   var skippedPaths: Set<String> {

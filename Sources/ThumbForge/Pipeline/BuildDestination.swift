@@ -17,7 +17,8 @@ protocol BuildDestination: Sendable {
   /// The catalog folder the destination writes (the report names it).
   var catalog: URL { get }
   /// Whether the destination holds the previous build's imagesets, to be replaced in place
-  /// and removed when orphaned (the catalog), or starts empty (a part folder).
+  /// (the catalog), or starts empty (a part folder: a killed run's files are its own to
+  /// empty, and there is no earlier version of an imageset to replace).
   var holdsPreviousBuild: Bool { get }
 
   /// Makes the destination ready before the run loads anything (a part folder is emptied).
@@ -29,8 +30,8 @@ protocol BuildDestination: Sendable {
   func write(
     set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
   ) throws -> ManifestImageSet
-  /// Removes an imageset the previous build wrote and the plan no longer makes; returns the
-  /// number of files removed.
+  /// Removes an imageset the previous build wrote and the plan no longer makes, if this
+  /// destination removes orphans at all; returns the number of files removed.
   func remove(_ orphan: ManifestImageSet) -> Int
   /// Records the finished run (the manifest last); returns the manifest recorded, if the
   /// run's manifest is the catalog's.

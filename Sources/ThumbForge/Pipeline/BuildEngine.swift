@@ -59,9 +59,7 @@ package struct BuildEngine: Sendable {
     if options.mode == .check { return check(report, decision, state, planned, previous, onEvent) }
     for problem in report.problems { onEvent(.problem(problem)) }
     for note in report.notes { onEvent(.note(note)) }
-    if destination.holdsPreviousBuild {
-      for orphan in decision.orphans { report.removed += destination.remove(orphan) }
-    }
+    for orphan in decision.orphans { report.removed += destination.remove(orphan) }
     let rendered = try renderAndWrite(
       decision, plan: planned.plan, destination: destination,
       previous: destination.holdsPreviousBuild ? previous.imageSets : [:], state: state,

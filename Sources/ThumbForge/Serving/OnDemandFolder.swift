@@ -85,10 +85,10 @@ package struct OnDemandFolder: Sendable {
       FolderSignature.of(workspace) != signature
         || Self.stamp(of: workspace.manifest) != manifestStamp
     else { return nil }
-    var options = BuildOptions(folder: workspace.folder)
-    options.configFile = workspace.configFile
-    options.output = workspace.catalog
-    return try Self.load(Workspace.resolve(options))
+    return try Self.load(
+      Workspace.resolve(
+        Workspace.Request(
+          folder: workspace.folder, configFile: workspace.configFile, output: workspace.catalog)))
   }
 
   /// The configuration the folder was planned with.

@@ -45,7 +45,8 @@
 # missing). Installs the vips CLI (Scripts/install-deps.sh) and, for row 10, nginx; uses
 # strace when installed. --only: run only these rows; --keep: keep the temporary folder
 # (inputs, server logs, strace output) and print where it is. Installs strace as root when
-# missing. CI (.ci/run) runs it with THUMBFORGE_BIN=.build/debug/thumbforge (the test build).
+# missing. CI (.ci/run) runs it on the release build, as deployed (a debug build's
+# NIO and Hummingbird are unoptimised: it accepts connections about ten times slower).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD

@@ -22,62 +22,37 @@ final class OpenConnections: Sendable {
   static let reservedDescriptors = 128
 
   let limit: Int
-  private let state = Mutex<[ObjectIdentifier: Entry]>([:])
+  private let table: Mutex<ConnectionTable<any Channel>>
   /// Orders the moments connections become idle (no lock on a request's path).
   private let clock = Atomic<UInt64>(0)
 
-  private struct Entry {
-    let channel: any Channel
-    let activity: Activity
-  }
-
-  /// One connection's requests, updated by its own handler without the shared lock.
-  final class Activity: Sendable {
-    /// Requests read and not yet answered.
-    let inProgress = Atomic<Int>(0)
-    /// When the connection last became idle (or was opened), by ``OpenConnections/clock``.
-    let idleSince = Atomic<UInt64>(0)
-  }
-
   init(limit: Int) {
     self.limit = max(1, min(limit, Self.descriptorLimit() - Self.reservedDescriptors))
+    table = Mutex(ConnectionTable(limit: self.limit))
   }
 
   /// Connections open now.
-  var open: Int { state.withLock { $0.count } }
+  var open: Int { table.withLock { $0.count } }
 
   /// Counts `channel` in, closing the connection idle longest when at the cap; nil when
   /// every connection is busy (the caller closes `channel`), else the connection's record
   /// of its requests.
-  func admit(_ channel: any Channel) -> Activity? {
-    let activity = Activity()
+  func admit(_ channel: any Channel) -> ConnectionActivity? {
+    let activity = ConnectionActivity()
     activity.idleSince.store(clock.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
-    let (admitted, evicted) = state.withLock { connections -> (Bool, (any Channel)?) in
-      var evicted: (any Channel)?
-      if connections.count >= limit {
-        guard
-          let oldest = connections.filter({
-            $0.value.activity.inProgress.load(ordering: .relaxed) == 0
-          }).min(by: {
-            $0.value.activity.idleSince.load(ordering: .relaxed)
-              < $1.value.activity.idleSince.load(ordering: .relaxed)
-          })
-        else { return (false, nil) }
-        evicted = connections.removeValue(forKey: oldest.key)?.channel
-      }
-      connections[ObjectIdentifier(channel)] = Entry(channel: channel, activity: activity)
-      return (true, evicted)
+    let (admitted, evicted) = table.withLock {
+      $0.admit(ObjectIdentifier(channel), .init(payload: channel, activity: activity))
     }
     evicted?.close(promise: nil)
     return admitted ? activity : nil
   }
 
   func release(_ channel: any Channel) {
-    _ = state.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+    table.withLock { $0.remove(ObjectIdentifier(channel)) }
   }
 
   /// A request started (`true`) or its response ended (`false`) on a connection.
-  func request(_ activity: Activity, started: Bool) {
+  func request(_ activity: ConnectionActivity, started: Bool) {
     if started {
       activity.inProgress.add(1, ordering: .relaxed)
     } else if activity.inProgress.subtract(1, ordering: .relaxed).newValue == 0 {
@@ -111,7 +86,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
   private let connections: OpenConnections
   private let writeTimeout: TimeAmount
   /// This connection's record, once admitted.
-  private var activity: OpenConnections.Activity?
+  private var activity: ConnectionActivity?
   private var stalled: Scheduled<Void>?
 
   init(_ connections: OpenConnections, writeTimeout: TimeAmount) {

@@ -13,6 +13,14 @@ internal import Vips
 /// a graceful shutdown on SIGTERM/SIGINT that finishes in-flight renders within the render
 /// timeout.
 package enum ServeRunner {
+  /// The listen queue: connections the kernel completes before the server accepts them.
+  ///
+  /// Hummingbird's default (256) overflows under a burst of connections (a slowloris
+  /// opening 1 500 at once): the kernel then drops a health check's SYN and the client
+  /// retries only after a second. Linux caps the value at `net.core.somaxconn` (4096 since
+  /// 5.4), as nginx's `backlog=-1` does.
+  static let listenBacklog = 4096
+
   /// The server's responder and the Hummingbird application around it.
   package static func makeApplication(
     _ options: ServeOptions, environment: [String: String], logger: Logger
@@ -58,7 +66,8 @@ package enum ServeRunner {
           additionalChannelHandlers: [ConnectionGate(connections, writeTimeout: writeTimeout)],
           idleTimeout: .seconds(Int64(settings.readTimeout)))),
       configuration: ApplicationConfiguration(
-        address: .hostname(options.host, port: options.port), serverName: "thumbforge"),
+        address: .hostname(options.host, port: options.port), serverName: "thumbforge",
+        backlog: listenBacklog),
       services: [FolderWatch(server: server), DrainOnShutdown(server: server)],
       logger: logger)
     return (server, app)

@@ -13,11 +13,14 @@
 /// Shrink-on-load and the direct JPEG path are decided when the file is opened
 /// (``init(path:resizes:failOn:limitInputPixels:profile:)``).
 extension MasterImage {
-  /// Makes every resize of `requests` and hands each to `use` with the index of every
-  /// request asking for it (equal requests share one resize), as soon as it exists, so
-  /// that few full-size buffers are alive at once. Call it once.
+  /// Makes every resize of `requests` and hands each to `use` once, with the indices of
+  /// the requests asking for it (equal requests share one resize), as soon as it exists,
+  /// so that few full-size buffers are alive at once. Call it once.
+  ///
+  /// Each image handed over is a pipeline of its own (made, reading from memory, or the
+  /// file's only reader), so `use` may finish it on another thread while the next is made.
   package func resize(
-    _ requests: [ResizeRequest], then use: (Int, VipsImage) throws(VipsError) -> Void
+    _ requests: [ResizeRequest], then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     if image.hasAlpha {
       try Self.resizeInMemory(image, requests, then: use)
@@ -31,20 +34,20 @@ extension MasterImage {
   /// hands each result to `use` with the request's index.
   package static func rasterise(
     path: String, width: Int, for requests: [ResizeRequest], failOn: FailOn,
-    profile: RGBProfile, then use: (Int, VipsImage) throws(VipsError) -> Void
+    profile: RGBProfile, then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     for (index, request) in requests.enumerated() {
       let scale = Double(request.width) / Double(width)
       let image = try VipsImage.load(path: path, options: LoadOptions(failOn: failOn, scale: scale))
       let upright = try image.autoRotated().toRGB8(profile)
-      try use(index, try upright.resized(exactly: request))
+      try use([index], try upright.resized(exactly: request))
     }
   }
 
   /// Every resize of this opaque image, made while it is decoded. Calls `use` as
   /// ``resize(_:then:)`` does.
   private func resizeWhileDecoding(
-    _ requests: [ResizeRequest], then use: (Int, VipsImage) throws(VipsError) -> Void
+    _ requests: [ResizeRequest], then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     let size = (width: image.width, height: image.height)
     let fromHalf = requests.map { Pyramid.level(for: $0.size, base: size) > 0 }
@@ -81,7 +84,7 @@ extension MasterImage {
   /// handed over.
   private static func serveSmallestFirst(
     _ distinct: [ResizeRequest], _ images: inout [VipsImage], to requests: [ResizeRequest],
-    then use: (Int, VipsImage) throws(VipsError) -> Void
+    then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     var made = Dictionary(uniqueKeysWithValues: zip(distinct, images))
     images = []
@@ -95,7 +98,7 @@ extension MasterImage {
   /// transparent edges do not darken.
   private static func resizeInMemory(
     _ image: VipsImage, _ requests: [ResizeRequest],
-    then use: (Int, VipsImage) throws(VipsError) -> Void
+    then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     let whole = requests.count > 1 ? try image.copiedToMemory() : image
     try serve(distinct(requests), to: requests, then: use) { request throws(VipsError) in
@@ -103,19 +106,16 @@ extension MasterImage {
     }
   }
 
-  /// Makes each of `distinct` once, in that order, and hands it to `use` with the index of
-  /// every request asking for it; equal requests (a 1x variant and a fit into the same box)
-  /// share one resize.
+  /// Makes each of `distinct` once, in that order, and hands it to `use` with the indices
+  /// of the requests asking for it; equal requests (a 1x variant and a fit into the same
+  /// box) share one resize.
   private static func serve(
     _ distinct: [ResizeRequest], to requests: [ResizeRequest],
-    then use: (Int, VipsImage) throws(VipsError) -> Void,
+    then use: ([Int], VipsImage) throws(VipsError) -> Void,
     making make: (ResizeRequest) throws(VipsError) -> VipsImage
   ) throws(VipsError) {
     for request in distinct {
-      let image = try make(request)
-      for index in requests.indices where requests[index] == request {
-        try use(index, image)
-      }
+      try use(requests.indices.filter { requests[$0] == request }, try make(request))
     }
   }
 

@@ -12,15 +12,19 @@ struct Renderer: Sendable {
   /// Where raster masters stay decoded between renders (`serve`); nil: each render decodes
   /// its master while resizing it, never holding it whole (`build`). The bytes are the same.
   var decodedMasters: DecodedMasters?
+  /// The build's cores, from which a job borrows idle ones to finish its outputs in
+  /// parallel (``OutputFinisher``); nil: every output is finished on the job's thread.
+  var spareCores: CoreSlots?
 
   init(
     folder: URL, failOn: FailOn = .warning, limits: RenderLimits = RenderLimits(),
-    decodedMasters: DecodedMasters? = nil
+    decodedMasters: DecodedMasters? = nil, spareCores: CoreSlots? = nil
   ) {
     self.folder = folder
     self.failOn = failOn
     self.limits = limits
     self.decodedMasters = decodedMasters
+    self.spareCores = spareCores
   }
 
   /// Renders `outputs` (each with its recipe); failures become problems, others still render.
@@ -103,13 +107,14 @@ struct Renderer: Sendable {
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
         region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
-    // Each output is encoded as soon as its resize exists, and the resize let go, so few
-    // full-size buffers are alive at once.
-    var encoded: [Int: RenderedFile] = [:]
-    let memo = EncodingMemo()
-    let encode = { (index: Int, image: VipsImage) throws(VipsError) in
-      encoded[index] = try finish(
-        image, recipe: toDecode[index].0, output: toDecode[index].1, memo: memo)
+    // Each output is finished as soon as its resize exists — here, or on an idle core — and
+    // the resize let go, so few full-size buffers are alive at once.
+    let finisher = OutputFinisher(slots: spareCores) { index, image, memo throws(VipsError) in
+      try finish(image, recipe: toDecode[index].0, output: toDecode[index].1, memo: memo)
+    }
+    defer { finisher.wait() }
+    let encode = { (indices: [Int], image: VipsImage) throws(VipsError) in
+      try finisher.submit(indices, image)
     }
     if master.isVector {
       try MasterImage.rasterise(
@@ -126,7 +131,8 @@ struct Renderer: Sendable {
         ?? opened
       try decoded.resize(requests, then: encode)
     }
-    return try copies() + toDecode.indices.compactMap { encoded[$0] }
+    let files = try finisher.files(count: toDecode.count)
+    return try copies() + files
   }
 
   /// Shapes, flattens and encodes one output from `resized`: the master resized to the

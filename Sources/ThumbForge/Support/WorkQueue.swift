@@ -9,10 +9,15 @@ import Synchronization
 /// libvips' error buffer is shared by every thread, so two files failing at the same moment
 /// can swap or lose their messages; run alone, each fails for its own reason.
 struct WorkQueue: Sendable {
-  let width: Int
+  /// One slot per item running; shared with the items when they borrow idle cores.
+  let slots: CoreSlots
 
   init(width: Int) {
-    self.width = max(1, width)
+    slots = CoreSlots(width)
+  }
+
+  init(slots: CoreSlots) {
+    self.slots = slots
   }
 
   func run<Item: Sendable, Result: Sendable>(
@@ -22,20 +27,20 @@ struct WorkQueue: Sendable {
     retrySerially retry: (Item, Result) -> Result? = { _, _ in nil }
   ) -> [Result?] {
     let queue = DispatchQueue(label: "thumbforge.work", attributes: .concurrent)
-    let slots = DispatchSemaphore(value: width)
+    let slots = self.slots
     let group = DispatchGroup()
     let results = Mutex<[Result?]>(Array(repeating: nil, count: items.count))
     for (index, item) in items.enumerated() {
-      slots.wait()
+      slots.take()
       if cancellation.isCancelled {
-        slots.signal()
+        slots.give()
         break
       }
       queue.async(group: group) {
         let result = body(item)
         results.withLock { $0[index] = result }
         completed(index, result)
-        slots.signal()
+        slots.give()
       }
     }
     group.wait()

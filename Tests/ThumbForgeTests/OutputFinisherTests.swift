@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+import Testing
+import ThumbForgeTestSupport
+import Vips
+
+@testable import ThumbForge
+
+/// A job's outputs finished on idle cores (issue 26): in parallel, with the same bytes.
+@Suite("Output finisher")
+struct OutputFinisherTests {
+  static func file(_ index: Int) -> RenderedFile {
+    let size = PixelSize(width: 2, height: 2)
+    let output = PlannedOutput(
+      slot: Slot(scale: 1), pixelSize: size, resizeTo: size, crop: nil, master: "M.png",
+      mode: .render, format: .png, fileName: "\(index).png", path: "out/\(index).png",
+      upscale: nil)
+    return RenderedFile(output: output, bytes: [UInt8(index)], hash: "\(index)")
+  }
+
+  @Test("a slot is borrowed only when one is free")
+  func borrowOnlyWhenFree() {
+    let slots = CoreSlots(2)
+    slots.take()
+    #expect(slots.borrow())
+    #expect(!slots.borrow())
+    slots.give()
+    #expect(slots.borrow())
+    let borrowed = slots.borrowed.load(ordering: .relaxed)
+    #expect(borrowed == 2)
+  }
+
+  /// Output 0 waits until output 1 has started: only a second thread can let it finish.
+  @Test("an output is finished on a borrowed core while the job goes on")
+  func finishesInParallel() throws {
+    let slots = CoreSlots(2)
+    slots.take()  // the job's own slot
+    let secondStarted = DispatchSemaphore(value: 0)
+    let sawSecond = Atomic<Bool>(false)
+    let image = try VipsImage.solid(width: 2, height: 2, color: [1, 2, 3])
+    let finisher = OutputFinisher(slots: slots) { index, _, _ throws(VipsError) in
+      if index == 0 {
+        sawSecond.store(secondStarted.wait(timeout: .now() + 20) == .success, ordering: .relaxed)
+      } else {
+        secondStarted.signal()
+      }
+      return Self.file(index)
+    }
+    try finisher.submit([0], image)
+    try finisher.submit([1], image)
+    let files = try finisher.files(count: 2)
+    let saw = sawSecond.load(ordering: .relaxed)
+    #expect(saw, "output 0 never saw output 1 start")
+    #expect(files.map(\.bytes) == [[0], [1]])
+    // Both slots are back: the borrowed one was given back.
+    #expect(slots.borrow() && !slots.borrow())
+  }
+
+  @Test("a failure on a borrowed core is thrown, the first output's by index")
+  func failureOnBorrowedCore() throws {
+    let slots = CoreSlots(4)
+    let image = try VipsImage.solid(width: 2, height: 2, color: [1, 2, 3])
+    let finisher = OutputFinisher(slots: slots) { index, _, _ throws(VipsError) in
+      if index >= 1 { throw VipsError(context: "out/\(index)", message: "broken \(index)") }
+      return Self.file(index)
+    }
+    try finisher.submit([2, 3], image)
+    try finisher.submit([0, 1], image)
+    let borrowed = slots.borrowed.load(ordering: .relaxed)
+    #expect(borrowed == 2)
+    #expect {
+      try finisher.files(count: 4)
+    } throws: { ($0 as? VipsError)?.message == "broken 1" }
+  }
+
+  /// Opaque and alpha masters with many outputs each: finished with idle cores to borrow,
+  /// the files are the bytes of a job finished on its own thread.
+  @Test("with idle cores a job's files are the same bytes as on one thread")
+  func sameBytes() throws {
+    let harness = try RenderHarness(
+      config: """
+        rules:
+          - match: "**"
+            recipes: [variants, small, thumb, flag]
+        recipes:
+          small: { kind: fit, size: [60, 60], scales: [1, 2, 3], format: png }
+          thumb: { kind: fill, size: [120, 90], scales: [1, 2, 3], format: jpeg }
+          flag: { kind: flag, size: [40, 25], scales: [2, 3], format: png }
+        """)
+    defer { harness.remove() }
+    try harness.add(
+      Fixtures.photo(width: 1200, height: 900, seed: 3), as: "Photo.jpg", format: .jpeg)
+    try harness.add(Fixtures.icon(width: 800, height: 800, seed: 5), as: "Icon.png", format: .png)
+    let plan = try BuildEngine(options: BuildOptions(folder: harness.folder)).plan()
+    let slots = CoreSlots(4)
+    slots.take()
+    let alone = Renderer(folder: harness.folder)
+    let parallel = Renderer(folder: harness.folder, spareCores: slots)
+    #expect(plan.jobs.count == 2)
+    for job in plan.jobs {
+      let work = job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
+      #expect(work.count >= 6)
+      let one = alone.render(work, masters: job.source.allMasters)
+      let many = parallel.render(work, masters: job.source.allMasters)
+      #expect(one.problems.isEmpty && many.problems.isEmpty)
+      #expect(one.files.map(\.output.path) == many.files.map(\.output.path))
+      #expect(one.files.map(\.bytes) == many.files.map(\.bytes))
+    }
+    let borrowed = slots.borrowed.load(ordering: .relaxed)
+    #expect(borrowed > 0)
+  }
+}

@@ -46,7 +46,8 @@
 # strace when installed. --only: run only these rows; --keep: keep the temporary folder
 # (inputs, server logs, strace output) and print where it is. Installs strace as root when
 # missing. CI (.ci/run) runs it on the release build, as deployed (a debug build's
-# NIO and Hummingbird are unoptimised: it accepts connections about ten times slower).
+# NIO and Hummingbird are unoptimised: under row 6 its /healthz took 0.3–0.9 s here, the
+# release build's 0.07–0.2 s).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD

@@ -39,7 +39,8 @@ package struct ServeSettings: Sendable, Equatable {
   /// is closed.
   package var writeTimeout = 10
   /// Connections open at once, at most (and never more than the file-descriptor limit
-  /// leaves room for); further ones are closed at once.
+  /// leaves room for); at the cap a new one replaces the connection idle longest, or is
+  /// closed when all are busy.
   package var maxConnections = 2048
 
   /// The pixel limit of untrusted folders when the configuration sets none (about 40 MP).

@@ -198,7 +198,7 @@ extension Setting {
     ),
     Setting(
       "max-connections", \.serve.maxConnections, .integer(1...1_000_000),
-      "Connections open at once (never more than the file-descriptor limit leaves room for); further ones are closed at once."
+      "Connections open at once (never more than the file-descriptor limit leaves room for); at the cap a new one replaces the connection idle longest, or is closed when all are busy."
     ),
     Setting(
       "untrusted-sources", \.serve.untrustedSources, .bool,

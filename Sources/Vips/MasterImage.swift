@@ -41,24 +41,15 @@ package struct MasterImage: Sendable {
     path: String, resizes: [ResizeRequest], failOn: FailOn = .warning,
     limitInputPixels: Int = JPEGFile.defaultLimitInputPixels, profile: RGBProfile = .sRGB
   ) throws(VipsError) {
-    let needed = resizes.reduce((width: 1, height: 1)) {
-      (width: max($0.width, $1.width), height: max($0.height, $1.height))
-    }
     var options = LoadOptions(access: .sequential, failOn: failOn)
     var loaded = try VipsImage.load(path: path, options: options)
     try PixelCount.checkInput(loaded, limit: limitInputPixels, path: path)
     var shrink = 1
-    if loaded.loader == "jpegload" {
-      // `needed` is upright; the header's size is as stored.
-      let turned = loaded.orientation >= 5
-      let factor = Self.jpegShrink(
-        source: turned ? (loaded.height, loaded.width) : (loaded.width, loaded.height),
-        needed: needed)
-      if factor > 1 {
-        options.shrink = factor
-        loaded = try VipsImage.load(path: path, options: options)
-        shrink = factor
-      }
+    let factor = Self.shrinkOnLoad(loaded, for: resizes)
+    if factor > 1 {
+      options.shrink = factor
+      loaded = try VipsImage.load(path: path, options: options)
+      shrink = factor
     }
     // Rotations and flips read out of order, which a sequential load cannot do: decode first.
     let upright = try (loaded.orientation == 1 ? loaded : loaded.copiedToMemory()).autoRotated()
@@ -68,6 +59,27 @@ package struct MasterImage: Sendable {
       path: path, shrink: shrink, failOn: failOn, limitInputPixels: limitInputPixels)
     direct =
       image === loaded && loaded.loader == "jpegload" && file.libjpegHonoursFailOn ? file : nil
+  }
+
+  /// A whole file's `bytes` decoded in full into memory, exactly as
+  /// ``init(path:resizes:failOn:limitInputPixels:profile:)`` would decode the file for
+  /// `resizes` (upright, 8-bit RGB in `profile`): one decode that both checks every pixel
+  /// of a master shipped as-is and feeds its resizes. Nil when that decode would shrink
+  /// the file on load (a JPEG whose resizes are all small enough): its pixels would differ,
+  /// so the caller decodes the file for the resizes and checks the bytes apart.
+  ///
+  /// - Throws: ``VipsError`` naming `path` when the bytes are not a known image, are over
+  ///   `limitInputPixels`, or do not decode in full under `failOn`.
+  package static func decodedInFull(
+    bytes: [UInt8], path: String, resizes: [ResizeRequest], failOn: FailOn = .warning,
+    limitInputPixels: Int = JPEGFile.defaultLimitInputPixels, profile: RGBProfile = .sRGB
+  ) throws(VipsError) -> MasterImage? {
+    let loaded = try VipsImage.load(
+      bytes: bytes, options: LoadOptions(access: .sequential, failOn: failOn))
+    try PixelCount.checkInput(loaded, limit: limitInputPixels, path: path)
+    guard shrinkOnLoad(loaded, for: resizes) == 1 else { return nil }
+    let upright = try (loaded.orientation == 1 ? loaded : loaded.copiedToMemory()).autoRotated()
+    return MasterImage(decoded: try upright.toRGB8(profile).copiedToMemory(), shrink: 1)
   }
 
   /// An image already decoded as ``init(path:resizes:failOn:limitInputPixels:profile:)``
@@ -96,6 +108,22 @@ package struct MasterImage: Sendable {
     throws(VipsError) -> (images: [VipsImage], half: VipsImage?)
   {
     try image.resizedInOnePass(requests, alsoHalve: alsoHalve, decoding: direct)
+  }
+
+  /// The factor `loaded` (a file's header, as stored) may be shrunk by while decoding so
+  /// that the largest of `resizes` (its full size, whatever its region) still has its
+  /// pixels: libjpeg's scaled DCT for a JPEG, 1 for every other format.
+  private static func shrinkOnLoad(_ loaded: VipsImage, for resizes: [ResizeRequest]) -> Int {
+    // From a file the loader is `jpegload`; from memory, `jpegload_buffer`.
+    guard ["jpegload", "jpegload_buffer"].contains(loaded.loader) else { return 1 }
+    let needed = resizes.reduce((width: 1, height: 1)) {
+      (width: max($0.width, $1.width), height: max($0.height, $1.height))
+    }
+    // `needed` is upright; the header's size is as stored.
+    let turned = loaded.orientation >= 5
+    return jpegShrink(
+      source: turned ? (loaded.height, loaded.width) : (loaded.width, loaded.height),
+      needed: needed)
   }
 
   /// The largest JPEG shrink-on-load factor (1, 2, 4 or 8) that still leaves at least

@@ -15,6 +15,10 @@ struct Renderer: Sendable {
   /// The build's cores, from which a job borrows idle ones to finish its outputs in
   /// parallel (``OutputFinisher``); nil: every output is finished on the job's thread.
   var spareCores: CoreSlots?
+  /// The largest master (in pixels) decoded once for both its copies and its resizes (see
+  /// ``sharedDecode(_:of:at:for:in:)``): the decoded image is held while the resizes are
+  /// made, 3–4 bytes a pixel, 16 MB at most by default. 0: always two decodes.
+  var sharedDecodePixels = 4 * 1024 * 1024
 
   init(
     folder: URL, failOn: FailOn = .warning, limits: RenderLimits = RenderLimits(),
@@ -92,21 +96,14 @@ struct Renderer: Sendable {
     let path = folder.appendingPathComponent(master.path).path
     let toDecode = try decidingEnlargedSmartCrops(
       work.filter { $0.1.mode != .copy }, master: master, in: profile)
-    // Per-scale masters used as they are; read (and checked) after the decoding work so
-    // their bytes are not alive during it.
-    let copies = { () throws -> [RenderedFile] in
-      let copied = work.filter { $0.1.mode == .copy }.map(\.1)
-      guard !copied.isEmpty else { return [] }
-      let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-      let hash = try VerifiedCopy(master: master, failOn: failOn).check(bytes)
-      return copied.map { RenderedFile(output: $0, bytes: bytes, hash: hash) }
-    }
-    guard !toDecode.isEmpty else { return try copies() }
+    let copied = work.filter { $0.1.mode == .copy }.map(\.1)
+    guard !toDecode.isEmpty else { return try copies(copied, of: master, at: path) }
     let requests = toDecode.map { recipe, output in
       ResizeRequest(
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
         region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
+    let shared = try sharedDecode(copied, of: master, at: path, for: requests, in: profile)
     // Each output is finished as soon as its resize exists — here, or on an idle core — and
     // the resize let go, so few full-size buffers are alive at once.
     let finisher = OutputFinisher(slots: spareCores) { index, image, memo throws(VipsError) in
@@ -121,18 +118,57 @@ struct Renderer: Sendable {
         path: path, width: master.pixelSize.width, for: requests, failOn: failOn,
         profile: profile, then: encode)
     } else {
-      // Decoded once, shrunk on load to the largest request, upright, 8-bit RGB in
-      // `profile` (or that image, held from an earlier render).
-      let opened = try MasterImage(
-        path: path, resizes: requests, failOn: failOn, limitInputPixels: limits.inputPixels,
-        profile: profile)
       let decoded =
-        try decodedMasters?.decoded(opened, master: master, profile: profile, failOn: failOn)
-        ?? opened
+        try shared?.decoded ?? decoded(master, at: path, for: requests, in: profile)
       try decoded.resize(requests, then: encode)
     }
     let files = try finisher.files(count: toDecode.count)
-    return try copies() + files
+    guard let shared else { return try copies(copied, of: master, at: path) + files }
+    return copied.map { RenderedFile(output: $0, bytes: shared.bytes, hash: shared.hash) } + files
+  }
+
+  /// The master opened for `requests`: shrunk on load to the largest, upright, 8-bit RGB in
+  /// `profile` (or that image, held from an earlier render).
+  private func decoded(
+    _ master: Master, at path: String, for requests: [ResizeRequest], in profile: RGBProfile
+  ) throws(VipsError) -> MasterImage {
+    let opened = try MasterImage(
+      path: path, resizes: requests, failOn: failOn, limitInputPixels: limits.inputPixels,
+      profile: profile)
+    return try decodedMasters?.decoded(opened, master: master, profile: profile, failOn: failOn)
+      ?? opened
+  }
+
+  /// The outputs `copied` (per-scale masters used as they are): the master's bytes, checked
+  /// (``VerifiedCopy``). Read after the decoding work, so their bytes are not alive during
+  /// it.
+  private func copies(_ copied: [PlannedOutput], of master: Master, at path: String) throws
+    -> [RenderedFile]
+  {
+    guard !copied.isEmpty else { return [] }
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let hash = try VerifiedCopy(master: master, failOn: failOn).check(bytes)
+    return copied.map { RenderedFile(output: $0, bytes: bytes, hash: hash) }
+  }
+
+  /// For a raster master both shipped as-is (`copied`) and resized (`requests`), no larger
+  /// than ``sharedDecodePixels`` pixels: its bytes, read once, checked and decoded in full by one
+  /// decode that also feeds the resizes, instead of a check's decode and another for the
+  /// resizes. Nil otherwise, or when the resizes need the file shrunk on load (the two
+  /// decodes differ), or in `serve` (which keeps its own decoded masters).
+  private func sharedDecode(
+    _ copied: [PlannedOutput], of master: Master, at path: String,
+    for requests: [ResizeRequest], in profile: RGBProfile
+  ) throws -> (bytes: [UInt8], hash: String, decoded: MasterImage)? {
+    guard !copied.isEmpty, !master.isVector, decodedMasters == nil,
+      master.pixelSize.checkedArea <= sharedDecodePixels
+    else { return nil }
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    guard
+      let (hash, decoded) = try VerifiedCopy(master: master, failOn: failOn).checkDecoding(
+        bytes, resizes: requests, limitInputPixels: limits.inputPixels, profile: profile)
+    else { return nil }
+    return (bytes, hash, decoded)
   }
 
   /// Shapes, flattens and encodes one output from `resized`: the master resized to the

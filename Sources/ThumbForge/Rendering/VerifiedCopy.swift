@@ -11,12 +11,7 @@ struct VerifiedCopy {
   /// - Throws: ``VipsError`` naming the master when the file changed since it was planned,
   ///   does not decode in full, or decodes to another size.
   func check(_ bytes: [UInt8]) throws(VipsError) -> String {
-    let hash = ContentHash.of(bytes: bytes)
-    guard hash == master.hash else {
-      throw VipsError(
-        context: master.path,
-        message: "the file changed while the build was running; run the build again")
-    }
+    let hash = try planned(bytes)
     let image: VipsImage
     do {
       image = try VipsImage.load(bytes: bytes, options: LoadOptions(failOn: failOn))
@@ -26,13 +21,52 @@ struct VerifiedCopy {
       throw VipsError(context: master.path, message: error.message)
     }
     let rotated = image.orientation >= 5
-    let size = PixelSize(
-      width: rotated ? image.height : image.width, height: rotated ? image.width : image.height)
+    try checkSize(
+      PixelSize(
+        width: rotated ? image.height : image.width, height: rotated ? image.width : image.height))
+    return hash
+  }
+
+  /// Checks `bytes` as ``check(_:)`` does, with the decode that also feeds the master's
+  /// `resizes` (``MasterImage/decodedInFull(bytes:path:resizes:failOn:limitInputPixels:profile:)``):
+  /// one decode instead of two for a master both shipped as-is and resized. Returns the
+  /// content hash and that decode; nil when the resizes need the file shrunk on load (call
+  /// ``check(_:)`` and decode the file for them instead).
+  func checkDecoding(
+    _ bytes: [UInt8], resizes: [ResizeRequest], limitInputPixels: Int, profile: RGBProfile
+  ) throws(VipsError) -> (hash: String, decoded: MasterImage)? {
+    let hash = try planned(bytes)
+    let decoded: MasterImage?
+    do {
+      decoded = try MasterImage.decodedInFull(
+        bytes: bytes, path: master.path, resizes: resizes, failOn: failOn,
+        limitInputPixels: limitInputPixels, profile: profile)
+    } catch {
+      throw VipsError(context: master.path, message: error.message)
+    }
+    guard let decoded else { return nil }
+    try checkSize(PixelSize(width: decoded.image.width, height: decoded.image.height))
+    return (hash, decoded)
+  }
+
+  /// The bytes' content hash, when they are the file that was planned.
+  private func planned(_ bytes: [UInt8]) throws(VipsError) -> String {
+    let hash = ContentHash.of(bytes: bytes)
+    guard hash == master.hash else {
+      throw VipsError(
+        context: master.path,
+        message: "the file changed while the build was running; run the build again")
+    }
+    return hash
+  }
+
+  /// Refuses an upright decoded `size` other than the planned one (a vector master's is its
+  /// rendering's).
+  private func checkSize(_ size: PixelSize) throws(VipsError) {
     guard master.isVector || size == master.pixelSize else {
       throw VipsError(
         context: master.path,
         message: "decodes to \(size), not the \(master.pixelSize) it was planned at")
     }
-    return hash
   }
 }

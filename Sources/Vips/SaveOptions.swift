@@ -14,7 +14,7 @@ package struct SaveOptions: Sendable, Equatable, Hashable {
   package var keepProfile: Bool
   /// Lossless WebP.
   package var lossless: Bool
-  /// JPEG: compute optimal Huffman tables (about 10 % smaller files, about twice the
+  /// JPEG: compute optimal Huffman tables (2–3 % smaller files at quality 82, about twice the
   /// encoding time).
   package var optimizeCoding: Bool
   /// JPEG: a restart marker every this many MCUs (0: none). Restart markers let a damaged

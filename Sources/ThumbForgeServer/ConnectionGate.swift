@@ -21,14 +21,14 @@ final class OpenConnections: Sendable {
   /// Descriptors kept for everything but connections (files, the cache, libvips' modules).
   static let reservedDescriptors = 128
 
-  let limit: Int
   private let table: Mutex<ConnectionTable<any Channel>>
   /// Orders the moments connections become idle (no lock on a request's path).
   private let clock = Atomic<UInt64>(0)
 
   init(limit: Int) {
-    self.limit = max(1, min(limit, Self.descriptorLimit() - Self.reservedDescriptors))
-    table = Mutex(ConnectionTable(limit: self.limit))
+    table = Mutex(
+      ConnectionTable(
+        limit: max(1, min(limit, Self.descriptorLimit() - Self.reservedDescriptors))))
   }
 
   /// Connections open now.

@@ -31,7 +31,7 @@ struct ConnectionTable<Payload> {
   static var candidateCount: Int { 64 }
 
   let limit: Int
-  private(set) var entries: [ObjectIdentifier: Entry] = [:]
+  private var entries: [ObjectIdentifier: Entry] = [:]
   /// The oldest idle connections at the last scan, oldest last (taken with `popLast`).
   private var candidates: [(key: ObjectIdentifier, idleSince: UInt64)] = []
   /// Full scans made (for the tests).

@@ -10,17 +10,14 @@ internal import Synchronization
 /// memory* in the README) counts all of its outputs alive at once already.
 final class CoreSlots: Sendable {
   private let semaphore: DispatchSemaphore
-  let count: Int
-  /// Slots borrowed so far (a build's measure of how often a job used an idle core).
+  /// Slots taken or borrowed and not given back.
+  private let inUse = Atomic<Int>(0)
+  /// Slots borrowed so far (read by the tests, to see that jobs did borrow).
   let borrowed = Atomic<Int>(0)
 
   init(_ count: Int) {
-    self.count = max(1, count)
-    semaphore = DispatchSemaphore(value: self.count)
+    semaphore = DispatchSemaphore(value: max(1, count))
   }
-
-  /// Slots taken or borrowed and not given back.
-  private let inUse = Atomic<Int>(0)
 
   /// Waits for a free slot.
   func take() {

@@ -61,16 +61,18 @@ package struct MasterImage: Sendable {
       image === loaded && loaded.loader == "jpegload" && file.libjpegHonoursFailOn ? file : nil
   }
 
-  /// A whole file's `bytes` decoded in full into memory, exactly as
-  /// ``init(path:resizes:failOn:limitInputPixels:profile:)`` would decode the file for
-  /// `resizes` (upright, 8-bit RGB in `profile`): one decode that both checks every pixel
-  /// of a master shipped as-is and feeds its resizes. Nil when that decode would shrink
-  /// the file on load (a JPEG whose resizes are all small enough): its pixels would differ,
+  /// A whole file's `bytes` opened for `resizes` exactly as
+  /// ``init(path:resizes:failOn:limitInputPixels:profile:)`` opens the file (the same
+  /// pixels, upright, 8-bit RGB in `profile`), decoded from these bytes only: the resizes
+  /// read every row of it under `failOn` (an opaque image in their one pass, one with alpha
+  /// into memory here), so the decode that feeds them also checks every pixel of a master
+  /// shipped as-is. Nil when the resizes would let the file shrink on load
+  /// (a JPEG whose resizes are all small enough): that decode would not read every pixel,
   /// so the caller decodes the file for the resizes and checks the bytes apart.
   ///
-  /// - Throws: ``VipsError`` naming `path` when the bytes are not a known image, are over
-  ///   `limitInputPixels`, or do not decode in full under `failOn`.
-  package static func decodedInFull(
+  /// - Throws: ``VipsError`` naming `path` when the bytes are not a known image or are over
+  ///   `limitInputPixels`; a damaged file throws while it is resized.
+  package static func openedWhole(
     bytes: [UInt8], path: String, resizes: [ResizeRequest], failOn: FailOn = .warning,
     limitInputPixels: Int = JPEGFile.defaultLimitInputPixels, profile: RGBProfile = .sRGB
   ) throws(VipsError) -> MasterImage? {
@@ -79,7 +81,21 @@ package struct MasterImage: Sendable {
     try PixelCount.checkInput(loaded, limit: limitInputPixels, path: path)
     guard shrinkOnLoad(loaded, for: resizes) == 1 else { return nil }
     let upright = try (loaded.orientation == 1 ? loaded : loaded.copiedToMemory()).autoRotated()
-    return MasterImage(decoded: try upright.toRGB8(profile).copiedToMemory(), shrink: 1)
+    let image = try upright.toRGB8(profile)
+    // With alpha, every resize is made from a copy in memory (``resize(_:then:)``): make it
+    // now, so every pixel is read even when one resize needs only a region of the image.
+    if image.hasAlpha { return MasterImage(decoded: try image.copiedToMemory(), shrink: 1) }
+    let file = JPEGFile(
+      path: path, bytes: bytes, failOn: failOn, limitInputPixels: limitInputPixels)
+    let decodesDirectly =
+      image === loaded && loaded.loader == "jpegload_buffer" && file.libjpegHonoursFailOn
+    return MasterImage(image: image, shrink: 1, direct: decodesDirectly ? file : nil)
+  }
+
+  private init(image: VipsImage, shrink: Int, direct: JPEGFile?) {
+    self.image = image
+    self.shrink = shrink
+    self.direct = direct
   }
 
   /// An image already decoded as ``init(path:resizes:failOn:limitInputPixels:profile:)``

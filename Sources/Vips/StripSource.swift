@@ -9,12 +9,20 @@ final class StripSource {
   private var region: UnsafeMutablePointer<VipsRegion>?
   private var jpeg: OpaquePointer?
   private var buffer: UnsafeMutablePointer<UInt8>?
+  /// The file's bytes libjpeg-turbo reads, when it decodes from memory: a copy of
+  /// ``JPEGFile/bytes`` owned here, so its address stays valid while the decoder lives.
+  private var encoded: UnsafeMutableBufferPointer<UInt8>?
   private let path: String?
 
   init(_ image: VipsImage, file: JPEGFile?, strip: Int) throws(VipsError) {
     self.image = image
     path = file?.path
-    if let file, let opened = try Self.open(file, like: image) {
+    if let bytes = file?.bytes {
+      let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
+      _ = copy.initialize(from: bytes)
+      encoded = UnsafeMutableBufferPointer(rebasing: copy[0..<bytes.count])
+    }
+    if let file, let opened = try Self.open(file, from: encoded, like: image) {
       jpeg = opened
       buffer = .allocate(capacity: image.width * image.bands * strip)
     } else {
@@ -27,6 +35,7 @@ final class StripSource {
 
   deinit {
     if let jpeg { cjpeg_close(jpeg) }
+    encoded?.baseAddress?.deallocate()
     buffer?.deallocate()
     if let region { g_object_unref(region) }
   }
@@ -51,25 +60,31 @@ final class StripSource {
     return (start.assumingMemoryBound(to: UInt8.self), cvips_region_stride(region))
   }
 
-  /// The decoder for `file`, when it yields exactly `image`'s pixels; nil otherwise (the
-  /// region then computes them).
+  /// The decoder for `file` (reading `encoded` when the file was loaded from memory), when
+  /// it yields exactly `image`'s pixels; nil otherwise (the region then computes them).
   ///
   /// - Throws: ``VipsError`` naming the file when it has more pixels than
   ///   ``JPEGFile/limitInputPixels`` (refused after reading only the header).
-  private static func open(_ file: JPEGFile, like image: VipsImage) throws(VipsError)
-    -> OpaquePointer?
-  {
+  private static func open(
+    _ file: JPEGFile, from encoded: UnsafeMutableBufferPointer<UInt8>?, like image: VipsImage
+  ) throws(VipsError) -> OpaquePointer? {
     guard image.format == .uchar, image.bands == 3 || image.bands == 1,
       file.libjpegHonoursFailOn
     else { return nil }
     let strict: Int32 = file.failOn == .warning ? 1 : 0
     var status = CJPEG_OK
     var message = [CChar](repeating: 0, count: 256)
-    guard
-      let opened = cjpeg_open(
-        file.path, Int32(file.shrink), strict, UInt64(max(0, file.limitInputPixels)), &status,
-        &message, message.count)
-    else {
+    let limit = UInt64(max(0, file.limitInputPixels))
+    let decoder =
+      if let encoded {
+        cjpeg_open_memory(
+          encoded.baseAddress, encoded.count, Int32(file.shrink), strict, limit, &status,
+          &message, message.count)
+      } else {
+        cjpeg_open(
+          file.path, Int32(file.shrink), strict, limit, &status, &message, message.count)
+      }
+    guard let opened = decoder else {
       if status == CJPEG_TOO_LARGE {
         throw VipsError(context: file.path, message: String(nulTerminated: message))
       }

@@ -48,7 +48,7 @@ struct SharedDecodeTests {
     defer { harness.remove() }
     let plan = try BuildEngine(options: BuildOptions(folder: harness.folder)).plan()
     var twice = Renderer(folder: harness.folder)
-    twice.sharedDecodePixels = 0
+    twice.sharesDecodes = false
     let once = Renderer(folder: harness.folder)
     #expect(plan.jobs.count == 3)
     for job in plan.jobs {
@@ -78,11 +78,36 @@ struct SharedDecodeTests {
       limitInputPixels: 100_000_000, profile: .sRGB)
     #expect(full?.decoded.image.width == 1200 && full?.decoded.image.height == 800)
     #expect(full?.hash == photo.hash)
+    // libjpeg-turbo decodes the bytes itself (the fast path), not through libvips' region.
+    #expect(full?.decoded.decodesDirectly == true)
     // 300×200 needs a quarter of the photo: libjpeg would decode it shrunk.
     let shrunk = try check.checkDecoding(
       bytes, resizes: [ResizeRequest(width: 300, height: 200)],
       limitInputPixels: 100_000_000, profile: .sRGB)
     #expect(shrunk == nil)
+  }
+
+  @Test("the resizes are made from the bytes read for shipping, not from the file again")
+  func decodesTheShippedBytes() throws {
+    let harness = try Self.folder()
+    defer { harness.remove() }
+    let plan = try BuildEngine(options: BuildOptions(folder: harness.folder)).plan()
+    let big = try #require(plan.jobs.flatMap(\.source.allMasters).first { $0.path == "Big@2x.jpg" })
+    let url = harness.folder.appendingPathComponent(big.path)
+    let bytes = Array(try Data(contentsOf: url))
+    let opened = try #require(
+      try VerifiedCopy(master: big, failOn: .warning).checkDecoding(
+        bytes, resizes: [ResizeRequest(width: 900, height: 600)],
+        limitInputPixels: 100_000_000, profile: .sRGB))
+    // The file is replaced by a damaged one after it was read: the decode does not see it.
+    try Data(bytes.prefix(bytes.count / 3)).write(to: url)
+    var sizes: [Int] = []
+    try opened.decoded.resize([ResizeRequest(width: 900, height: 600)]) {
+      (_: [Int], image: VipsImage) throws(VipsError) in
+      sizes.append(image.width)
+      _ = try image.average()
+    }
+    #expect(sizes == [900])
   }
 
   @Test("a damaged master copied and resized ships nothing, and its problem names it")

@@ -15,10 +15,10 @@ struct Renderer: Sendable {
   /// The build's cores, from which a job borrows idle ones to finish its outputs in
   /// parallel (``OutputFinisher``); nil: every output is finished on the job's thread.
   var spareCores: CoreSlots?
-  /// The largest master (in pixels) decoded once for both its copies and its resizes (see
-  /// ``sharedDecode(_:of:at:for:in:)``): the decoded image is held while the resizes are
-  /// made, 3–4 bytes a pixel, 16 MB at most by default. 0: always two decodes.
-  var sharedDecodePixels = 4 * 1024 * 1024
+  /// Whether a master both copied and resized is decoded once for both (see
+  /// ``sharedDecode(_:of:at:for:in:)``); false: a check's decode and the resizes' (tests
+  /// compare the two).
+  var sharesDecodes = true
 
   init(
     folder: URL, failOn: FailOn = .warning, limits: RenderLimits = RenderLimits(),
@@ -151,18 +151,19 @@ struct Renderer: Sendable {
     return copied.map { RenderedFile(output: $0, bytes: bytes, hash: hash) }
   }
 
-  /// For a raster master both shipped as-is (`copied`) and resized (`requests`), no larger
-  /// than ``sharedDecodePixels`` pixels: its bytes, read once, checked and decoded in full by one
-  /// decode that also feeds the resizes, instead of a check's decode and another for the
-  /// resizes. Nil otherwise, or when the resizes need the file shrunk on load (the two
-  /// decodes differ), or in `serve` (which keeps its own decoded masters).
+  /// For a raster master both shipped as-is (`copied`) and resized (`requests`): its bytes,
+  /// read once and held while the resizes are made (the file's size, not its pixels'),
+  /// checked by the one decode that feeds the resizes, instead of a check's decode and
+  /// another for the resizes. A damaged file throws while it is resized, so its copies are
+  /// never shipped. Nil otherwise, or when the resizes need the file shrunk on load (the
+  /// two decodes differ), or in `serve` (which keeps its own decoded masters).
   private func sharedDecode(
     _ copied: [PlannedOutput], of master: Master, at path: String,
     for requests: [ResizeRequest], in profile: RGBProfile
   ) throws -> (bytes: [UInt8], hash: String, decoded: MasterImage)? {
-    guard !copied.isEmpty, !master.isVector, decodedMasters == nil,
-      master.pixelSize.checkedArea <= sharedDecodePixels
-    else { return nil }
+    guard sharesDecodes, !copied.isEmpty, !master.isVector, decodedMasters == nil else {
+      return nil
+    }
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     guard
       let (hash, decoded) = try VerifiedCopy(master: master, failOn: failOn).checkDecoding(

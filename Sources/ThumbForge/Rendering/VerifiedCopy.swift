@@ -28,9 +28,11 @@ struct VerifiedCopy {
   }
 
   /// Checks `bytes` as ``check(_:)`` does, with the decode that also feeds the master's
-  /// `resizes` (``MasterImage/decodedInFull(bytes:path:resizes:failOn:limitInputPixels:profile:)``):
-  /// one decode instead of two for a master both shipped as-is and resized. Returns the
-  /// content hash and that decode; nil when the resizes need the file shrunk on load (call
+  /// `resizes` (``MasterImage/openedWhole(bytes:path:resizes:failOn:limitInputPixels:profile:)``):
+  /// one decode instead of two for a master both shipped as-is and resized. The hash and
+  /// the size are checked now; the pixels when the returned image is resized (with
+  /// ``MasterImage/resize(_:then:)``, which reads every row and throws on damage), so ship
+  /// the bytes only after that. Nil when the resizes need the file shrunk on load (call
   /// ``check(_:)`` and decode the file for them instead).
   func checkDecoding(
     _ bytes: [UInt8], resizes: [ResizeRequest], limitInputPixels: Int, profile: RGBProfile
@@ -38,7 +40,7 @@ struct VerifiedCopy {
     let hash = try planned(bytes)
     let decoded: MasterImage?
     do {
-      decoded = try MasterImage.decodedInFull(
+      decoded = try MasterImage.openedWhole(
         bytes: bytes, path: master.path, resizes: resizes, failOn: failOn,
         limitInputPixels: limitInputPixels, profile: profile)
     } catch {

@@ -39,7 +39,9 @@ package struct PropertyRandom: RandomNumberGenerator, Sendable {
   }
 
   /// A whole number in `range`.
-  package mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+  package mutating func int(_ range: ClosedRange<Int>) -> Int {
+    Int.random(in: range, using: &self)
+  }
 
   /// True with probability `p`.
   package mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }

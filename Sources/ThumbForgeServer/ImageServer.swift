@@ -106,7 +106,9 @@ package final class ImageServer: Sendable {
 
   /// The image `path` names (parsed, its signature accepted by ``ImageRoute``), and
   /// how its body was obtained (`catalog`, `hit`, `miss`, `coalesced`, or `-`).
-  func image(_ request: Request, path: ServePath) async -> (Response, String) {
+  func image(_ request: Request, path: ServePath, pacing: BodyPacing = BodyPacing())
+    async -> (Response, String)
+  {
     let snapshot = snapshot.withLock { $0 }
     let folder = snapshot.folder
     // `.auto`: the format from `Accept`, resolved (and remembered) per format chosen.
@@ -124,7 +126,8 @@ package final class ImageServer: Sendable {
     case .success(let request): resolved = request
     case .failure(let error): return (refused(error), "-")
     }
-    let (response, outcome) = await image(request, resolved: resolved, in: folder)
+    let (response, outcome) = await image(
+      request, resolved: resolved, in: folder, pacing: pacing)
     guard negotiated else { return (response, outcome) }
     var varying = response
     varying.headers[.vary] = "Accept"
@@ -146,24 +149,28 @@ package final class ImageServer: Sendable {
 
   /// The image of a resolved request: from memory, the catalog, the result cache, or rendered.
   private func image(
-    _ request: Request, resolved: OnDemandRequest, in folder: OnDemandFolder
+    _ request: Request, resolved: OnDemandRequest, in folder: OnDemandFolder, pacing: BodyPacing
   ) async -> (Response, String) {
     if let item = hot.item(for: resolved.cacheKey) {
-      return (imageResponse(item, format: resolved.format, request: request), "hit")
+      return (imageResponse(item, format: resolved.format, request: request, pacing: pacing), "hit")
     }
     if let (bytes, hash) = folder.catalogBytes(for: resolved) {
       let item = remember(bytes, hash: hash, for: resolved.cacheKey)
-      return (imageResponse(item, format: resolved.format, request: request), "catalog")
+      return (
+        imageResponse(item, format: resolved.format, request: request, pacing: pacing), "catalog"
+      )
     }
     if let file = cache.file(for: resolved.cacheKey) {
       // Large results are sent from the file, never held whole per request.
       guard file.byteCount <= HotOutputs.largestItem,
         let data = FileManager.default.contents(atPath: file.path)
       else {
-        return (fileResponse(file, format: resolved.format, request: request), "hit")
+        return (
+          fileResponse(file, format: resolved.format, request: request, pacing: pacing), "hit"
+        )
       }
       let item = remember(Array(data), hash: file.hash, for: resolved.cacheKey)
-      return (imageResponse(item, format: resolved.format, request: request), "hit")
+      return (imageResponse(item, format: resolved.format, request: request, pacing: pacing), "hit")
     }
     guard !draining.load(ordering: .relaxed) else {
       return (Self.text(.serviceUnavailable, "the server is shutting down"), "-")
@@ -174,7 +181,10 @@ package final class ImageServer: Sendable {
         timeout: .seconds(folder.config.serve.timeout)
       ) { [self] in render(resolved, in: folder) }
       let item = remember(output.bytes, hash: output.hash, for: resolved.cacheKey)
-      return (imageResponse(item, format: resolved.format, request: request), outcome.rawValue)
+      return (
+        imageResponse(item, format: resolved.format, request: request, pacing: pacing),
+        outcome.rawValue
+      )
     } catch RenderCoordinator.Refusal.queueFull {
       var headers = HTTPFields()
       headers[.retryAfter] = "1"
@@ -225,20 +235,20 @@ package final class ImageServer: Sendable {
     return item
   }
 
-  private func imageResponse(_ item: HotOutputs.Item, format: ImageFormat, request: Request)
-    -> Response
-  {
+  private func imageResponse(
+    _ item: HotOutputs.Item, format: ImageFormat, request: Request, pacing: BodyPacing
+  ) -> Response {
     imageResponse(etag: item.etag, format: format, request: request, byteCount: item.bytes.count) {
-      Self.streamed(item.bytes)
+      Self.streamed(item.bytes, pacing: pacing)
     }
   }
 
-  private func fileResponse(_ file: ResultCache.File, format: ImageFormat, request: Request)
-    -> Response
-  {
+  private func fileResponse(
+    _ file: ResultCache.File, format: ImageFormat, request: Request, pacing: BodyPacing
+  ) -> Response {
     imageResponse(
       etag: "\"" + file.hash + "\"", format: format, request: request, byteCount: file.byteCount
-    ) { Self.streamed(file: file.path, byteCount: file.byteCount) }
+    ) { Self.streamed(file: file.path, byteCount: file.byteCount, pacing: pacing) }
   }
 
   private func imageResponse(
@@ -256,19 +266,22 @@ package final class ImageServer: Sendable {
     return Response(status: .ok, headers: headers, body: body())
   }
 
-  /// The bytes of a response body per write: a client that reads slowly holds one chunk,
-  /// not a copy of the whole output (the writes wait while the socket's buffer is full,
-  /// and ``ConnectionGate`` closes a connection that stays full past `write-timeout`).
+  /// The bytes of a response body per write: a client that reads slowly holds about one
+  /// chunk and the channel's write buffer, not a copy of the whole output (each write waits
+  /// until the connection has taken the one before, ``BodyPacing``; the writes wait while
+  /// the socket's buffer is full, and ``ConnectionGate`` closes a connection that stays full
+  /// past `write-timeout`).
   static let chunk = 64 * 1024
 
   /// `bytes` (shared, not copied) written a chunk at a time.
-  static func streamed(_ bytes: [UInt8]) -> ResponseBody {
+  static func streamed(_ bytes: [UInt8], pacing: BodyPacing = BodyPacing()) -> ResponseBody {
     guard bytes.count > chunk else { return ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)) }
     return ResponseBody(contentLength: bytes.count) { writer in
       var start = 0
       while start < bytes.count {
         let end = min(start + chunk, bytes.count)
         try await writer.write(ByteBuffer(bytes: bytes[start..<end]))
+        try await pacing.taken()
         start = end
       }
       try await writer.finish(nil)
@@ -276,7 +289,9 @@ package final class ImageServer: Sendable {
   }
 
   /// A cache file written a chunk at a time, read as it is sent.
-  static func streamed(file path: String, byteCount: Int) -> ResponseBody {
+  static func streamed(file path: String, byteCount: Int, pacing: BodyPacing = BodyPacing())
+    -> ResponseBody
+  {
     ResponseBody(contentLength: byteCount) { writer in
       guard let handle = FileHandle(forReadingAtPath: path) else {
         throw CocoaError(.fileReadNoSuchFile)
@@ -284,6 +299,7 @@ package final class ImageServer: Sendable {
       defer { try? handle.close() }
       while let data = try handle.read(upToCount: chunk), !data.isEmpty {
         try await writer.write(ByteBuffer(bytes: data))
+        try await pacing.taken()
       }
       try await writer.finish(nil)
     }

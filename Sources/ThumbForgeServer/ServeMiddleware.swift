@@ -73,7 +73,8 @@ struct ImageRoute: RouterMiddleware {
       throw ServeFailure(status: .badRequest, message: error.message)
     }
     if let refusal = refusal(path) { throw ServeFailure(status: .forbidden, message: refusal) }
-    let (response, outcome) = await server.image(request, path: path)
+    let (response, outcome) = await server.image(
+      request, path: path, pacing: BodyPacing(eventLoop: context.eventLoop))
     context.outcome.record(outcome)
     return response
   }

@@ -30,7 +30,10 @@ struct RecipeParameter: Sendable {
   /// The type and range in words.
   let typeSummary: String
   /// The ``Recipe`` field the key sets, as written in Swift (`\Recipe.cornerRadius`).
-  let fieldName: String
+  /// Spelt on demand: describing a key path reflects on it, about 2 ms for every parameter
+  /// at once, which every build would otherwise pay at start-up on one core.
+  var fieldName: String { describeField() }
+  private let describeField: @Sendable () -> String
 
   /// The default for `kind`, as written in the file.
   let defaultText: @Sendable (RecipeKind) -> String
@@ -55,7 +58,7 @@ struct RecipeParameter: Sendable {
     self.effect = effect
     self.summary = summary
     self.typeSummary = type.summary
-    self.fieldName = String(describing: field)
+    describeField = { String(describing: field) }
     defaultText = { kind in type.text(value(kind)) }
     setDefault = { recipe in recipe[keyPath: field] = value(recipe.kind) }
     read = { node, recipe throws(ConfigError) in recipe[keyPath: field] = try type.read(node) }

@@ -13,17 +13,12 @@ internal import NIOCore
 /// suspends while the client is slow: about one chunk plus the channel's write buffer a
 /// connection.
 struct BodyPacing: Sendable {
-  /// The connection's event loop; nil: no waiting (tests writing to a collector).
-  var eventLoop: (any EventLoop)?
-
-  init(eventLoop: (any EventLoop)? = nil) {
-    self.eventLoop = eventLoop
-  }
+  /// The connection's event loop.
+  let eventLoop: any EventLoop
 
   /// Returns once the connection's event loop has run every task submitted before this
   /// call, among them the write of the last chunk.
   func taken() async throws {
-    guard let eventLoop else { return }
     try await eventLoop.submit {}.get()
   }
 }

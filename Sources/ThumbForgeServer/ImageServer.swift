@@ -106,7 +106,7 @@ package final class ImageServer: Sendable {
 
   /// The image `path` names (parsed, its signature accepted by ``ImageRoute``), and
   /// how its body was obtained (`catalog`, `hit`, `miss`, `coalesced`, or `-`).
-  func image(_ request: Request, path: ServePath, pacing: BodyPacing = BodyPacing())
+  func image(_ request: Request, path: ServePath, pacing: BodyPacing)
     async -> (Response, String)
   {
     let snapshot = snapshot.withLock { $0 }
@@ -274,7 +274,7 @@ package final class ImageServer: Sendable {
   static let chunk = 64 * 1024
 
   /// `bytes` (shared, not copied) written a chunk at a time.
-  static func streamed(_ bytes: [UInt8], pacing: BodyPacing = BodyPacing()) -> ResponseBody {
+  static func streamed(_ bytes: [UInt8], pacing: BodyPacing) -> ResponseBody {
     guard bytes.count > chunk else { return ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)) }
     return ResponseBody(contentLength: bytes.count) { writer in
       var start = 0
@@ -289,7 +289,7 @@ package final class ImageServer: Sendable {
   }
 
   /// A cache file written a chunk at a time, read as it is sent.
-  static func streamed(file path: String, byteCount: Int, pacing: BodyPacing = BodyPacing())
+  static func streamed(file path: String, byteCount: Int, pacing: BodyPacing)
     -> ResponseBody
   {
     ResponseBody(contentLength: byteCount) { writer in

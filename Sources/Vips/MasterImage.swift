@@ -51,14 +51,20 @@ package struct MasterImage: Sendable {
       loaded = try VipsImage.load(path: path, options: options)
       shrink = factor
     }
+    try self.init(
+      loaded: loaded, profile: profile,
+      file: JPEGFile(
+        path: path, shrink: shrink, failOn: failOn, limitInputPixels: limitInputPixels))
+  }
+
+  /// `loaded` (the file as `file` says it was loaded) made upright and 8-bit RGB in
+  /// `profile`; libjpeg-turbo decodes it directly when that changed nothing.
+  private init(loaded: VipsImage, profile: RGBProfile, file: JPEGFile) throws(VipsError) {
     // Rotations and flips read out of order, which a sequential load cannot do: decode first.
     let upright = try (loaded.orientation == 1 ? loaded : loaded.copiedToMemory()).autoRotated()
     image = try upright.toRGB8(profile)
-    self.shrink = shrink
-    let file = JPEGFile(
-      path: path, shrink: shrink, failOn: failOn, limitInputPixels: limitInputPixels)
-    direct =
-      image === loaded && loaded.loader == "jpegload" && file.libjpegHonoursFailOn ? file : nil
+    shrink = file.shrink
+    direct = image === loaded && Self.isJPEG(loaded) && file.libjpegHonoursFailOn ? file : nil
   }
 
   /// A whole file's `bytes` opened for `resizes` exactly as
@@ -80,22 +86,13 @@ package struct MasterImage: Sendable {
       bytes: bytes, options: LoadOptions(access: .sequential, failOn: failOn))
     try PixelCount.checkInput(loaded, limit: limitInputPixels, path: path)
     guard shrinkOnLoad(loaded, for: resizes) == 1 else { return nil }
-    let upright = try (loaded.orientation == 1 ? loaded : loaded.copiedToMemory()).autoRotated()
-    let image = try upright.toRGB8(profile)
+    let opened = try MasterImage(
+      loaded: loaded, profile: profile,
+      file: JPEGFile(
+        path: path, bytes: bytes, failOn: failOn, limitInputPixels: limitInputPixels))
     // With alpha, every resize is made from a copy in memory (``resize(_:then:)``): make it
     // now, so every pixel is read even when one resize needs only a region of the image.
-    if image.hasAlpha { return MasterImage(decoded: try image.copiedToMemory(), shrink: 1) }
-    let file = JPEGFile(
-      path: path, bytes: bytes, failOn: failOn, limitInputPixels: limitInputPixels)
-    let decodesDirectly =
-      image === loaded && loaded.loader == "jpegload_buffer" && file.libjpegHonoursFailOn
-    return MasterImage(image: image, shrink: 1, direct: decodesDirectly ? file : nil)
-  }
-
-  private init(image: VipsImage, shrink: Int, direct: JPEGFile?) {
-    self.image = image
-    self.shrink = shrink
-    self.direct = direct
+    return opened.image.hasAlpha ? try opened.decodedToMemory() : opened
   }
 
   /// An image already decoded as ``init(path:resizes:failOn:limitInputPixels:profile:)``
@@ -130,8 +127,7 @@ package struct MasterImage: Sendable {
   /// that the largest of `resizes` (its full size, whatever its region) still has its
   /// pixels: libjpeg's scaled DCT for a JPEG, 1 for every other format.
   private static func shrinkOnLoad(_ loaded: VipsImage, for resizes: [ResizeRequest]) -> Int {
-    // From a file the loader is `jpegload`; from memory, `jpegload_buffer`.
-    guard ["jpegload", "jpegload_buffer"].contains(loaded.loader) else { return 1 }
+    guard isJPEG(loaded) else { return 1 }
     let needed = resizes.reduce((width: 1, height: 1)) {
       (width: max($0.width, $1.width), height: max($0.height, $1.height))
     }
@@ -140,6 +136,12 @@ package struct MasterImage: Sendable {
     return jpegShrink(
       source: turned ? (loaded.height, loaded.width) : (loaded.width, loaded.height),
       needed: needed)
+  }
+
+  /// Whether libvips loaded `loaded` as a JPEG: `jpegload` from a file, `jpegload_buffer`
+  /// from memory.
+  private static func isJPEG(_ loaded: VipsImage) -> Bool {
+    ["jpegload", "jpegload_buffer"].contains(loaded.loader)
   }
 
   /// The largest JPEG shrink-on-load factor (1, 2, 4 or 8) that still leaves at least

@@ -12,6 +12,7 @@
 #endif
 #ifdef __linux__
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -90,17 +91,41 @@ static inline int cvips_image_is_memory(VipsImage *image) {
 static inline void *cvips_image_data(VipsImage *image) { return image->data; }
 static inline long cvips_image_line_bytes(VipsImage *image) { return VIPS_IMAGE_SIZEOF_LINE(image); }
 
+/* Whether `name` is one of the header fields vips_image_get_fields lists before the
+ * metadata (libvips' own `vips_header_fields`): set by vips_image_init_fields, not copied. */
+static inline int cvips_is_header_field(const char *name) {
+  static const char *const fields[] = {"width",          "height",  "bands",   "format",
+                                       "coding",         "xoffset", "yoffset", "xres",
+                                       "interpretation", "yres",    "filename"};
+  for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+    if (strcmp(name, fields[i]) == 0) return 1;
+  return 0;
+}
+
 /* A new memory image with `like`'s header and metadata but `width` x `height` pixels,
- * its buffer allocated and ready to be filled; NULL (error in the buffer) on failure. */
+ * its buffer allocated and ready to be filled; NULL (error in the buffer) on failure.
+ *
+ * Not linked to `like` (no vips_image_pipeline_array): libvips walks every image linked
+ * to one it saves (vips_image_minimise_all, at the end of each sink), and libvips 8.14
+ * lets that walk meet an image another thread is freeing. Outputs of one master made on
+ * two threads at once would share the master through such links, and crashed a build
+ * about once in ten runs of 300 flags at four jobs. */
 static inline VipsImage *cvips_image_new_memory_like(VipsImage *like, int width, int height) {
   VipsImage *out = vips_image_new_memory();
-  VipsImage *in[2] = {like, NULL};
-  if (vips_image_pipeline_array(out, VIPS_DEMAND_STYLE_ANY, in)) {
-    g_object_unref(out);
-    return NULL;
+  vips_image_init_fields(out, width, height, like->Bands, like->BandFmt, like->Coding,
+                         like->Type, like->Xres, like->Yres);
+  out->Xoffset = like->Xoffset;
+  out->Yoffset = like->Yoffset;
+  gchar **names = vips_image_get_fields(like);
+  for (int i = 0; names && names[i]; i++) {
+    if (cvips_is_header_field(names[i])) continue;
+    GValue value = G_VALUE_INIT;
+    if (vips_image_get(like, names[i], &value) == 0) {
+      vips_image_set(out, names[i], &value);
+      g_value_unset(&value);
+    }
   }
-  out->Xsize = width;
-  out->Ysize = height;
+  g_strfreev(names);
   if (vips_image_write_prepare(out)) {
     g_object_unref(out);
     return NULL;
@@ -121,6 +146,46 @@ static inline VipsImage *cvips_image_new_memory_like(VipsImage *like, int width,
   }
 #endif
   return out;
+}
+
+/* `in`'s pixels, computed, in a new memory image with its header and metadata and linked
+ * to no other image (see cvips_image_new_memory_like); NULL (error in the buffer) on
+ * failure. A memory image is copied as it is; any other is computed first. */
+static inline VipsImage *cvips_image_detached(VipsImage *in) {
+  VipsImage *out = cvips_image_new_memory_like(in, in->Xsize, in->Ysize);
+  if (!out) return NULL;
+  size_t bytes = VIPS_IMAGE_SIZEOF_IMAGE(out);
+  if (cvips_image_is_memory(in) && VIPS_IMAGE_SIZEOF_IMAGE(in) == bytes) {
+    memcpy(out->data, in->data, bytes);
+    return out;
+  }
+  size_t size = 0;
+  void *pixels = vips_image_write_to_memory(in, &size);
+  if (!pixels || size != bytes) {
+    g_free(pixels);
+    g_object_unref(out);
+    return NULL;
+  }
+  memcpy(out->data, pixels, bytes);
+  g_free(pixels);
+  return out;
+}
+
+static inline void cvips_note_invalidate(VipsImage *image, gpointer told) {
+  (void)image;
+  *(int *)told = 1;
+}
+
+/* Whether `image` is linked below `upstream`: libvips tells every image linked below one
+ * when that one is invalidated (vips_image_invalidate_all, public), which drops only
+ * caches, never a memory image's pixels. For the tests of cvips_image_detached. */
+static inline int cvips_image_is_linked_below(VipsImage *image, VipsImage *upstream) {
+  int told = 0;
+  gulong handler =
+      g_signal_connect(image, "invalidate", G_CALLBACK(cvips_note_invalidate), &told);
+  vips_image_invalidate_all(upstream);
+  g_signal_handler_disconnect(image, handler);
+  return told;
 }
 
 /* Rows [top, top + height) of `region`'s image, computed (decoding as needed). 0 or -1. */

@@ -1,3 +1,5 @@
+internal import CVips
+
 /// The decode strategy of a master, decided here and nowhere else: how each output's resize
 /// is made from the file, given the requests of one job.
 ///
@@ -17,8 +19,9 @@ extension MasterImage {
   /// the requests asking for it (equal requests share one resize), as soon as it exists,
   /// so that few full-size buffers are alive at once. Call it once.
   ///
-  /// Each image handed over is a pipeline of its own (made, reading from memory, or the
-  /// file's only reader), so `use` may finish it on another thread while the next is made.
+  /// Each image handed over is a memory image linked to no other (see
+  /// ``VipsImage/detached()``), so `use` may finish it on another thread while the next is
+  /// made.
   package func resize(
     _ requests: [ResizeRequest], then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
@@ -100,9 +103,14 @@ extension MasterImage {
     _ image: VipsImage, _ requests: [ResizeRequest],
     then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
-    let whole = requests.count > 1 ? try image.copiedToMemory() : image
+    // Detached (see ``VipsImage/detached()``): a master held for many renders (`serve`)
+    // is resized from a private copy, and each resize is handed over as pixels of its own,
+    // so no two threads ever compute pipelines linked to one image.
+    let whole =
+      requests.count > 1 || cvips_image_is_memory(image.pointer) != 0
+      ? try image.detached() : image
     try serve(distinct(requests), to: requests, then: use) { request throws(VipsError) in
-      try whole.resized(exactly: request)
+      try whole.resized(exactly: request).detached()
     }
   }
 

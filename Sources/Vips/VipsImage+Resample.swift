@@ -62,6 +62,23 @@ extension VipsImage {
   /// Whether ThumbForge's resampler takes the image: 8-bit, one to four bands, no alpha.
   fileprivate var fitsResampler: Bool { format == .uchar && !hasAlpha && (1...4).contains(bands) }
 
+  /// This image's pixels, computed, in a new memory image linked to no other: a pipeline
+  /// built on it may run on another thread while this one's pipelines run or are freed
+  /// here (libvips 8.14 walks every image linked to one it computes, and may meet an image
+  /// another thread is freeing).
+  package func detached() throws(VipsError) -> VipsImage {
+    guard let out = cvips_image_detached(pointer) else {
+      throw VipsError.fromBuffer(context: "copy")
+    }
+    return VipsImage(owning: out)
+  }
+
+  /// Whether this image is linked below `upstream` (made from it by a libvips pipeline):
+  /// what ``detached()`` undoes. For tests.
+  package func isLinked(below upstream: VipsImage) -> Bool {
+    cvips_image_is_linked_below(pointer, upstream.pointer) != 0
+  }
+
   /// A new memory image with `like`'s header and metadata, ready to be filled.
   fileprivate static func newMemoryImage(like: VipsImage, width: Int, height: Int)
     throws(VipsError) -> VipsImage
@@ -97,10 +114,12 @@ extension VipsImage {
       let whole = try copiedToMemory()
       var images: [VipsImage] = []
       for request in requests {
+        // Detached: the results may be finished on other threads (see `detached()`).
         images.append(
           try whole.resize(
             width: request.width, height: request.height, kernel: request.kernel,
-            region: request.region))
+            region: request.region
+          ).detached())
       }
       return (images, alsoHalve ? try whole.halved() : nil)
     }

@@ -30,6 +30,62 @@ struct OutputFinisherTests {
     #expect(borrowed == 2)
   }
 
+  /// `concurrency` or `--jobs` above the core count: every job starts at once. On one
+  /// concurrent Dispatch queue only one per core started, the rest when libdispatch saw the
+  /// threads blocked, about a second later each (a build at four jobs on two cores took
+  /// 1.05 s instead of 0.27 s).
+  @Test("more jobs than cores all start at once")
+  func moreJobsThanCoresStartAtOnce() {
+    let width = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
+    let started = DispatchSemaphore(value: 0)
+    let gate = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let queue = WorkQueue(width: width)
+    Thread.detachNewThread {
+      _ = queue.run(Array(0..<width)) { item in
+        started.signal()
+        _ = gate.wait(timeout: .now() + 20)
+        return item
+      }
+      done.signal()
+    }
+    let deadline = DispatchTime.now() + 1
+    var count = 0
+    while count < width, started.wait(timeout: deadline) == .success { count += 1 }
+    for _ in 0..<width { gate.signal() }
+    #expect(done.wait(timeout: .now() + 30) == .success)
+    #expect(count == width, "\(count) of \(width) jobs started within a second")
+  }
+
+  /// A borrowed core while every worker of Dispatch's global queues is busy (more jobs
+  /// than cores): it starts at once, instead of when libdispatch adds a worker.
+  @Test("a borrowed core starts while the global queues are busy")
+  func borrowedCoreStartsWithBusyWorkers() throws {
+    let busy = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
+    let gate = DispatchSemaphore(value: 0)
+    let blockers = DispatchGroup()
+    for _ in 0..<busy {
+      DispatchQueue.global().async(group: blockers) { _ = gate.wait(timeout: .now() + 20) }
+    }
+    defer {
+      for _ in 0..<busy { gate.signal() }
+      blockers.wait()
+    }
+    let slots = CoreSlots(2)
+    slots.take()  // the job's own slot
+    let image = try VipsImage.solid(width: 2, height: 2, color: [1, 2, 3])
+    let finished = DispatchSemaphore(value: 0)
+    let finisher = OutputFinisher(slots: slots) { index, _, _ throws(VipsError) in
+      finished.signal()
+      return Self.file(index)
+    }
+    try finisher.submit([0], image)
+    #expect(slots.borrowed.load(ordering: .relaxed) == 1)
+    #expect(finished.wait(timeout: .now() + 1) == .success, "the borrowed core never started")
+    for _ in 0..<busy { gate.signal() }
+    _ = try finisher.files(count: 1)
+  }
+
   /// Output 0 waits until output 1 has started: only a second thread can let it finish.
   @Test("an output is finished on a borrowed core while the job goes on")
   func finishesInParallel() throws {

@@ -38,7 +38,11 @@ final class OutputFinisher: Sendable {
       }
       return
     }
-    DispatchQueue.global().async(group: group) {
+    // Its own serial queue, which libdispatch gives a thread at once: the global queues'
+    // threads may all be running jobs (more jobs than cores: `concurrency`, `--jobs`), and
+    // a borrowed core waiting for one of them would hold the job up until libdispatch's
+    // monitor adds a thread, about a second later.
+    DispatchQueue(label: "thumbforge.finish").async(group: group) {
       defer { slots.give() }
       let memo = EncodingMemo()
       for index in indices {

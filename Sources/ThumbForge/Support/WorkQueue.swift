@@ -1,7 +1,7 @@
 internal import Foundation
 import Synchronization
 
-/// Runs work items on a concurrent Dispatch queue, at most `width` at a time, so memory stays
+/// Runs work items on Dispatch queues, at most `width` at a time, so memory stays
 /// bounded whatever the number of items. Items already started always finish; items not yet
 /// started are skipped after cancellation (their result is nil).
 ///
@@ -26,7 +26,6 @@ struct WorkQueue: Sendable {
     completed: @escaping @Sendable (Int, Result) -> Void = { _, _ in },
     retrySerially retry: (Item, Result) -> Result? = { _, _ in nil }
   ) -> [Result?] {
-    let queue = DispatchQueue(label: "thumbforge.work", attributes: .concurrent)
     let slots = self.slots
     let group = DispatchGroup()
     let results = Mutex<[Result?]>(Array(repeating: nil, count: items.count))
@@ -36,7 +35,10 @@ struct WorkQueue: Sendable {
         slots.give()
         break
       }
-      queue.async(group: group) {
+      // Each item on its own serial queue, which libdispatch gives a thread at once: a
+      // concurrent queue runs at most one item per core however many slots there are, and
+      // starts more only when its monitor sees the threads blocked (about a second).
+      DispatchQueue(label: "thumbforge.work").async(group: group) {
         let result = body(item)
         results.withLock { $0[index] = result }
         completed(index, result)

@@ -10,13 +10,16 @@ internal import Synchronization
 /// memory* in the README) counts all of its outputs alive at once already.
 final class CoreSlots: Sendable {
   private let semaphore: DispatchSemaphore
+  /// The number of slots.
+  let count: Int
   /// Slots taken or borrowed and not given back.
   private let inUse = Atomic<Int>(0)
   /// Slots borrowed so far (read by the tests, to see that jobs did borrow).
   let borrowed = Atomic<Int>(0)
 
   init(_ count: Int) {
-    semaphore = DispatchSemaphore(value: max(1, count))
+    self.count = max(1, count)
+    semaphore = DispatchSemaphore(value: self.count)
   }
 
   /// Waits for a free slot.

@@ -1,7 +1,7 @@
 internal import Foundation
 import Synchronization
 
-/// Runs work items on Dispatch queues, at most `width` at a time, so memory stays
+/// Runs work items on `width` threads of its own, at most `width` at a time, so memory stays
 /// bounded whatever the number of items. Items already started always finish; items not yet
 /// started are skipped after cancellation (their result is nil).
 ///
@@ -20,6 +20,10 @@ struct WorkQueue: Sendable {
     self.slots = slots
   }
 
+  /// Each worker thread's stack: glibc's default for a new thread on Linux (8 MB),
+  /// stated so that every platform gives the decoders the same room.
+  static let stackSize = 8 << 20
+
   func run<Item: Sendable, Result: Sendable>(
     _ items: [Item], cancellation: CancellationFlag = CancellationFlag(),
     body: @escaping @Sendable (Item) -> Result,
@@ -29,21 +33,31 @@ struct WorkQueue: Sendable {
     let slots = self.slots
     let group = DispatchGroup()
     let results = Mutex<[Result?]>(Array(repeating: nil, count: items.count))
-    for (index, item) in items.enumerated() {
-      slots.take()
-      if cancellation.isCancelled {
-        slots.give()
-        break
+    let next = Atomic<Int>(0)
+    // One thread per slot, each taking the next item while items are left: the threads of
+    // a build stay the same (warm caches, one malloc arena each), and `slots.count` jobs
+    // run at once whatever the core count. (Dispatch's concurrent queues run one item per
+    // core and start more only when their monitor sees threads blocked, about a second
+    // later; a queue per item ran each job on whichever thread came, 5 % slower here.)
+    for _ in 0..<min(slots.count, items.count) {
+      group.enter()
+      let worker = Thread {
+        defer { group.leave() }
+        while true {
+          slots.take()
+          let index = next.add(1, ordering: .relaxed).oldValue
+          guard index < items.count, !cancellation.isCancelled else {
+            slots.give()
+            return
+          }
+          let result = body(items[index])
+          results.withLock { $0[index] = result }
+          completed(index, result)
+          slots.give()
+        }
       }
-      // Each item on its own serial queue, which libdispatch gives a thread at once: a
-      // concurrent queue runs at most one item per core however many slots there are, and
-      // starts more only when its monitor sees the threads blocked (about a second).
-      DispatchQueue(label: "thumbforge.work").async(group: group) {
-        let result = body(item)
-        results.withLock { $0[index] = result }
-        completed(index, result)
-        slots.give()
-      }
+      worker.stackSize = Self.stackSize
+      worker.start()
     }
     group.wait()
     var finished = results.withLock { $0 }

@@ -1,5 +1,3 @@
-internal import CVips
-
 /// The decode strategy of a master, decided here and nowhere else: how each output's resize
 /// is made from the file, given the requests of one job.
 ///
@@ -19,9 +17,9 @@ extension MasterImage {
   /// the requests asking for it (equal requests share one resize), as soon as it exists,
   /// so that few full-size buffers are alive at once. Call it once.
   ///
-  /// Each image handed over is a memory image linked to no other (see
-  /// ``VipsImage/detached()``), so `use` may finish it on another thread while the next is
-  /// made.
+  /// An opaque master's resizes are memory images linked to no other; an alpha master's
+  /// are pipelines on the job's in-memory copy, so `use` detaches one
+  /// (``VipsImage/detached()``) before finishing it on another thread.
   package func resize(
     _ requests: [ResizeRequest], then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
@@ -103,14 +101,9 @@ extension MasterImage {
     _ image: VipsImage, _ requests: [ResizeRequest],
     then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
-    // Detached (see ``VipsImage/detached()``): a master held for many renders (`serve`)
-    // is resized from a private copy, and each resize is handed over as pixels of its own,
-    // so no two threads ever compute pipelines linked to one image.
-    let whole =
-      requests.count > 1 || cvips_image_is_memory(image.pointer) != 0
-      ? try image.detached() : image
+    let whole = requests.count > 1 ? try image.copiedToMemory() : image
     try serve(distinct(requests), to: requests, then: use) { request throws(VipsError) in
-      try whole.resized(exactly: request).detached()
+      try whole.resized(exactly: request)
     }
   }
 

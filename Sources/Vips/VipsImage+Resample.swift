@@ -114,12 +114,10 @@ extension VipsImage {
       let whole = try copiedToMemory()
       var images: [VipsImage] = []
       for request in requests {
-        // Detached: the results may be finished on other threads (see `detached()`).
         images.append(
           try whole.resize(
             width: request.width, height: request.height, kernel: request.kernel,
-            region: request.region
-          ).detached())
+            region: request.region))
       }
       return (images, alsoHalve ? try whole.halved() : nil)
     }

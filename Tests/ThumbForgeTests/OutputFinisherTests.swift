@@ -112,6 +112,28 @@ struct OutputFinisherTests {
     #expect(slots.borrow() && !slots.borrow())
   }
 
+  /// What a borrowed core finishes is linked to nothing the job goes on using (libvips
+  /// 8.14 may crash when two threads compute pipelines linked to one image).
+  @Test("a borrowed core gets pixels linked to nothing the job holds")
+  func borrowedCoreGetsDetachedPixels() throws {
+    let slots = CoreSlots(2)
+    slots.take()  // the job's own slot
+    let master = try VipsImage.solid(width: 40, height: 30, color: [10, 20, 30]).copiedToMemory()
+    let resized = try master.resize(width: 20, height: 15, kernel: .nearest)
+    #expect(resized.isLinked(below: master))
+    let linked = Mutex<[Bool]>([])
+    let finisher = OutputFinisher(slots: slots) { index, image, _ throws(VipsError) in
+      let below = image.isLinked(below: master)
+      linked.withLock { $0.append(below) }
+      #expect(try image.pixelBytes() == resized.pixelBytes())
+      return Self.file(index)
+    }
+    try finisher.submit([0], resized)
+    _ = try finisher.files(count: 1)
+    #expect(slots.borrowed.load(ordering: .relaxed) == 1)
+    #expect(linked.withLock { $0 } == [false])
+  }
+
   @Test("a failure on a borrowed core is thrown, the first output's by index")
   func failureOnBorrowedCore() throws {
     let slots = CoreSlots(4)

@@ -43,21 +43,18 @@ struct DetachedImageTests {
     }
   }
 
-  @Test("a master's resizes are handed over unlinked, opaque or with alpha")
-  func masterResizesStandAlone() throws {
-    for layout in [PixelLayout.rgb, .rgba] {
-      let decoded = try Fixtures.gradient(width: 300, height: 200, layout: layout)
-        .copiedToMemory()
-      let master = MasterImage(decoded: decoded, shrink: 1)
-      var handed = 0
-      try master.resize([
-        ResizeRequest(width: 150, height: 100), ResizeRequest(width: 30, height: 20),
-        ResizeRequest(width: 60, height: 40),
-      ]) { _, image throws(VipsError) in
-        handed += 1
-        #expect(!image.isLinked(below: decoded), "\(layout) \(image.width)x\(image.height)")
-      }
-      #expect(handed == 3)
+  @Test("an opaque master's resizes are handed over unlinked")
+  func opaqueMasterResizesStandAlone() throws {
+    let decoded = try Fixtures.gradient(width: 300, height: 200, layout: .rgb).copiedToMemory()
+    let master = MasterImage(decoded: decoded, shrink: 1)
+    var handed = 0
+    try master.resize([
+      ResizeRequest(width: 150, height: 100), ResizeRequest(width: 30, height: 20),
+      ResizeRequest(width: 60, height: 40),
+    ]) { _, image throws(VipsError) in
+      handed += 1
+      #expect(!image.isLinked(below: decoded), "\(image.width)x\(image.height)")
     }
+    #expect(handed == 3)
   }
 }

@@ -38,6 +38,14 @@ final class OutputFinisher: Sendable {
       }
       return
     }
+    // Pixels of its own, linked to no image the job goes on using: libvips 8.14 walks every
+    // image linked to one it computes, and a walk meeting an image the job's thread is
+    // freeing crashed (see `VipsImage.detached()`).
+    let own: VipsImage
+    do { own = try image.detached() } catch {
+      slots.give()
+      throw error
+    }
     // Its own serial queue, which libdispatch gives a thread at once: the global queues'
     // threads may all be running jobs (more jobs than cores: `concurrency`, `--jobs`), and
     // a borrowed core waiting for one of them would hold the job up until libdispatch's
@@ -46,7 +54,7 @@ final class OutputFinisher: Sendable {
       defer { slots.give() }
       let memo = EncodingMemo()
       for index in indices {
-        let result = Result { () throws(VipsError) in try self.finish(index, image, memo) }
+        let result = Result { () throws(VipsError) in try self.finish(index, own, memo) }
         self.results.withLock { $0[index] = result }
         if case .failure = result { return }
       }

@@ -1,6 +1,6 @@
 /* libFuzzer target: CResample (Sources/CResample). For random sizes, regions, bands,
  * kernels and scales (down and up):
- * - the AVX2 passes give the portable passes' bytes (where the CPU has AVX2);
+ * - the AVX2 and AVX-512 passes give the portable passes' bytes (where the CPU has them);
  * - the streaming API, fed in strips of 8-64 rows, with two streams sharing each strip
  *   (cresample_streams_push), gives the one-call result;
  * - the box halving, whole and by strips, with and without AVX2, gives the same bytes;
@@ -69,11 +69,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                   salt + 1 + (int)(flags >> 4), kernel, dummy) == -1,
         "y + out_height past INT_MAX was accepted");
 
-  /* AVX2 against portable, one call each. */
+  /* The widest vector passes (AVX-512 where the CPU has it) and AVX2 alone against the
+   * portable passes, one call each. */
   size_t out_size = (size_t)ow * oh * bands;
   uint8_t *portable =
       resample(src, width, height, bands, stride, sw, sh, x, y, ow, oh, kernel, 0);
   uint8_t *vector = resample(src, width, height, bands, stride, sw, sh, x, y, ow, oh, kernel, 1);
+  check(memcmp(portable, vector, out_size) == 0, "widest vector and portable passes differ");
+  free(vector);
+  vector = resample(src, width, height, bands, stride, sw, sh, x, y, ow, oh, kernel, 2);
   check(memcmp(portable, vector, out_size) == 0, "AVX2 and portable passes differ");
   free(vector);
 
@@ -82,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int oh2 = 1 + salt % sh;
   uint8_t *first = malloc(out_size), *second = malloc((size_t)sw * oh2 * bands);
   check(first && second, "memory");
-  cresample_allow_vector_passes(flags >> 7);
+  cresample_allow_vector_passes(salt % 3); /* portable, widest or AVX2 */
   cresample_stream *streams[2] = {
       cresample_stream_new(width, height, bands, sw, sh, x, y, ow, oh, kernel, first),
       cresample_stream_new(width, height, bands, sw, sh, 0, 0, sw, oh2, kernel, second)};

@@ -23,7 +23,8 @@
 #define PAIRED_COLUMNS 256 /* AVX2 horizontal pass: columns paired at a time (at least) */
 
 /* Per thread: a test forcing the portable passes affects only its own work, not the resizes
- * other threads run at the same moment. */
+ * other threads run at the same moment. 0: portable, 1: the widest this CPU has, 2: AVX2
+ * at most. */
 static _Thread_local int vector_passes_allowed = 1;
 
 void cresample_allow_vector_passes(int allowed) { vector_passes_allowed = allowed; }
@@ -39,6 +40,15 @@ int cresample_vector_passes_available(void) {
 /* Whether work starting now takes the AVX2 passes: allowed, and the CPU has them. */
 static int use_vector_passes(void) {
   return vector_passes_allowed && cresample_vector_passes_available();
+}
+
+#ifndef CRESAMPLE_HAVE_AVX512_PASSES
+int cresample_avx512_passes_available(void) { return 0; }
+#endif
+
+/* Whether it also takes the AVX-512 passes (vertical, and horizontal for three bands). */
+static int use_avx512_pass(void) {
+  return vector_passes_allowed == 1 && use_vector_passes() && cresample_avx512_passes_available();
 }
 
 /* Interleaves rows[0..BLOCK_ROWS) column by column over [c0, c0 + n); `bands` is a
@@ -115,6 +125,7 @@ struct cresample_stream {
   uint8_t *filtered, *block, *dst;
   const uint8_t **taps; /* 2 * v.pairs rows: an odd tap count repeats its last row */
   int vector;           /* whether the AVX2 passes run */
+  int avx512;           /* whether the AVX-512 passes run (horizontal: three bands) */
   int16_t *paired;      /* their paired columns, `paired_columns` of them */
   int paired_columns;
 };
@@ -161,6 +172,7 @@ cresample_stream *cresample_stream_new(int width, int height, int bands, int sca
   s->block = calloc((size_t)(s->columns + 1) * BLOCK_ROWS * (size_t)bands + 1, 1);
   s->taps = malloc(sizeof(uint8_t *) * (size_t)s->v->pairs * 2);
   s->vector = use_vector_passes();
+  s->avx512 = use_avx512_pass();
   if (s->vector) {
     s->paired_columns = PAIRED_COLUMNS > 2 * s->h->pairs ? PAIRED_COLUMNS : 2 * s->h->pairs;
     s->paired = malloc(sizeof(int16_t) * (size_t)s->paired_columns * BLOCK_ROWS * 2 * bands);
@@ -181,9 +193,12 @@ static void emit_ready_rows(cresample_stream *s) {
     if (s->v->taps % 2) s->taps[s->v->taps] = s->taps[s->v->taps - 1];
     uint8_t *out = s->dst + (size_t)s->row * s->row_bytes;
 #ifdef CRESAMPLE_HAVE_AVX2_PASSES
-    if (s->vector)
+    if (s->avx512)
+      cresample_vertical_avx512(s->taps, s->v->pair_weights + (size_t)s->row * s->v->pairs,
+                                s->v->pairs, s->row_bytes, out);
+    else if (s->vector)
       cresample_vertical_avx2(s->taps, s->v->pair_weights + (size_t)s->row * s->v->pairs,
-                              s->v->pairs, s->row_bytes, out);
+                              s->v->pairs, 0, s->row_bytes, out);
     else
 #endif
       vertical(s->taps, s->v->weights + (size_t)s->row * s->v->taps, s->v->taps, s->row_bytes,
@@ -202,7 +217,7 @@ static void filter_block(cresample_stream *s, const uint8_t *block, int block_c0
 #ifdef CRESAMPLE_HAVE_AVX2_PASSES
   if (s->vector)
     cresample_horizontal_avx2(mine, s->c0, s->columns, s->h, s->bands, s->paired,
-                              s->paired_columns, out);
+                              s->paired_columns, s->avx512, out);
   else
 #endif
     switch (s->bands) {

@@ -110,9 +110,27 @@ AVX2_INLINE void horizontal_outputs(const int16_t *paired, int first_column, con
   }
 }
 
+AVX2 void cresample_horizontal_outputs3_avx2(const int16_t *paired, int first_column,
+                                             const axis *h, int i0, int i1,
+                                             uint8_t *const *rows) {
+  horizontal_outputs(paired, first_column, h, i0, i1, 3, rows);
+}
+
+/* The first output at or after `from` whose last pair does not lie before column `to`
+ * (relative to c0): outputs' windows only move right, so a binary search finds it. */
+static int first_output_past(const axis *h, int c0, int from, int to) {
+  int lo = from, hi = h->count;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (h->start[mid] - c0 + 2 * h->pairs - 2 < to) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 AVX2 void cresample_horizontal_avx2(const uint8_t *block, int c0, int columns, const axis *h,
                                     int bands, int16_t *scratch, int scratch_columns,
-                                    uint8_t *const *rows) {
+                                    int avx512, uint8_t *const *rows) {
   const int lanes = BLOCK_ROWS * bands;
   /* Pair the columns a run of outputs reads, chunk by chunk so the paired samples stay in
    * cache, then compute every output whose last pair lies in the chunk. */
@@ -120,13 +138,19 @@ AVX2 void cresample_horizontal_avx2(const uint8_t *block, int c0, int columns, c
   while (i < h->count) {
     int from = h->start[i] - c0;
     int to = from + scratch_columns < columns ? from + scratch_columns : columns;
-    pair_columns(block, lanes, from, to, scratch);
-    int end = i;
-    while (end < h->count && h->start[end] - c0 + 2 * h->pairs - 2 < to) end++;
+#ifdef CRESAMPLE_HAVE_AVX512_PASSES
+    if (avx512 && bands == 3) cresample_pair_columns3_avx512(block, from, to, scratch);
+    else
+#endif
+      pair_columns(block, lanes, from, to, scratch);
+    int end = first_output_past(h, c0, i, to);
     switch (bands) {
     case 1: horizontal_outputs(scratch, c0 + from, h, i, end, 1, rows); break;
     case 2: horizontal_outputs(scratch, c0 + from, h, i, end, 2, rows); break;
-    case 3: horizontal_outputs(scratch, c0 + from, h, i, end, 3, rows); break;
+    case 3:
+      if (avx512) cresample_horizontal_outputs3_avx512(scratch, c0 + from, h, i, end, rows);
+      else horizontal_outputs(scratch, c0 + from, h, i, end, 3, rows);
+      break;
     default: horizontal_outputs(scratch, c0 + from, h, i, end, 4, rows); break;
     }
     i = end;
@@ -134,9 +158,9 @@ AVX2 void cresample_horizontal_avx2(const uint8_t *block, int c0, int columns, c
 }
 
 AVX2 void cresample_vertical_avx2(const uint8_t *const *taps, const int32_t *pair_weights,
-                                  int pairs, long n, uint8_t *out) {
+                                  int pairs, long from, long n, uint8_t *out) {
   const __m256i zero = _mm256_setzero_si256();
-  long x = 0;
+  long x = from;
   for (; x + 32 <= n; x += 32) {
     /* Unpacking within 128-bit halves leaves the sums for pixels 0-3 and 16-19 in acc[0],
      * 4-7 and 20-23 in acc[1], and so on; packing within halves restores the order. */

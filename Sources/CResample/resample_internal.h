@@ -46,17 +46,32 @@ static inline uint8_t clamp8(int32_t v) {
  * of paired 16-bit samples; it must be at least 2 * h->pairs columns. */
 void cresample_horizontal_avx2(const uint8_t *block, int c0, int columns, const axis *h,
                                int bands, int16_t *scratch, int scratch_columns,
-                               uint8_t *const *rows);
+                               int avx512, uint8_t *const *rows);
 
-/* Vertical pass: `n` bytes of one output row from the rows `taps[0 .. 2 * pairs)`, the
- * extra row of an odd tap count being any valid row (its weight is 0). */
+/* Output pixels [i0, i1) of a three-band block from its paired columns (the first being
+ * input column `first_column`), into each of `rows`: the AVX2 way, and the AVX-512 way
+ * (resample_avx512.c), which gives the same bytes. */
+void cresample_horizontal_outputs3_avx2(const int16_t *paired, int first_column, const axis *h,
+                                        int i0, int i1, uint8_t *const *rows);
+#define CRESAMPLE_HAVE_AVX512_PASSES 1
+void cresample_horizontal_outputs3_avx512(const int16_t *paired, int first_column,
+                                          const axis *h, int i0, int i1, uint8_t *const *rows);
+
 /* One output row of a 2x2 box halving: `pixels` pixels of `bands` bytes from the rows
  * `top` and `bottom` (2 x pixels pixels each). */
 void cresample_halve_row_avx2(const uint8_t *top, const uint8_t *bottom, int pixels,
                               int bands, uint8_t *out);
 
+/* Vertical pass: bytes [from, n) of one output row from the rows `taps[0 .. 2 * pairs)`,
+ * the extra row of an odd tap count being any valid row (its weight is 0); the AVX2 way
+ * and the AVX-512 way (bytes [0, n)), which gives the same bytes. */
 void cresample_vertical_avx2(const uint8_t *const *taps, const int32_t *pair_weights,
-                             int pairs, long n, uint8_t *out);
+                             int pairs, long from, long n, uint8_t *out);
+void cresample_vertical_avx512(const uint8_t *const *taps, const int32_t *pair_weights,
+                               int pairs, long n, uint8_t *out);
+/* Pairs the three-band columns [from, to) of a block as the AVX2 pass does (each column's
+ * 24 lanes with the next column's, as 16-bit samples), into `out`. */
+void cresample_pair_columns3_avx512(const uint8_t *block, int from, int to, int16_t *out);
 #endif
 
 #endif

@@ -167,9 +167,13 @@ int main(void) {
             expect(flat, "flat image did not stay flat", kernel, w, h, ow, oh);
           }
           if (vector) {
-            uint8_t *fast = resize(src, w, h, bands, ow, oh, kernel, 1);
+            uint8_t *fast = resize(src, w, h, bands, ow, oh, kernel, 2);
             expect(fast && memcmp(fast, got, n) == 0, "AVX2 and portable passes differ", kernel,
                    w, h, ow, oh);
+            free(fast);
+            fast = resize(src, w, h, bands, ow, oh, kernel, 1);
+            expect(fast && memcmp(fast, got, n) == 0,
+                   "widest vector (AVX-512) and portable passes differ", kernel, w, h, ow, oh);
             free(fast);
           }
           free(want);
@@ -206,8 +210,10 @@ int main(void) {
       free(got);
     }
 
-  printf("resample: AVX2 passes %s; largest difference from the reference %d\n",
-         vector ? "checked against the portable ones" : "not available (portable only)", worst);
+  printf("resample: AVX2 passes %s, AVX-512 passes %s; largest difference from the reference "
+         "%d\n",
+         vector ? "checked against the portable ones" : "not available (portable only)",
+         cresample_avx512_passes_available() ? "checked too" : "not available", worst);
   printf("resample digest: %08x\n", digest);
   printf("resample: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

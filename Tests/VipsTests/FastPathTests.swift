@@ -5,7 +5,7 @@ import Testing
 import ThumbForgeTestSupport
 import Vips
 
-/// The fast paths of resizing while decoding must not change a byte: the AVX2 resampler
+/// The fast paths of resizing while decoding must not change a byte: the AVX2 and AVX-512 resampler
 /// passes against the portable ones, libjpeg-turbo decoding a JPEG directly against
 /// libvips' loader, ThumbForge's own Huffman statistics against libjpeg's, and libvips'
 /// format modules loaded on first need.
@@ -36,8 +36,9 @@ import Vips
       let x = next(scaledWidth - outWidth + 1)
       let y = next(scaledHeight - outHeight + 1)
       let kernel = cresample_kernel(rawValue: UInt32(next(5)))
-      func run(vector: Bool) -> [UInt8] {
-        cresample_allow_vector_passes(vector ? 1 : 0)
+      // passes: 0 portable, 1 the widest (AVX-512 where the CPU has it), 2 AVX2 alone.
+      func run(passes: Int32) -> [UInt8] {
+        cresample_allow_vector_passes(passes)
         defer { cresample_allow_vector_passes(1) }
         var out = [UInt8](repeating: 0, count: outWidth * outHeight * bands)
         let status = cresample(
@@ -47,7 +48,11 @@ import Vips
         return out
       }
       let description = "\(width)x\(height) → \(scaledWidth)x\(scaledHeight) @\(x),\(y)"
-      #expect(run(vector: true) == run(vector: false), "\(description) kernel \(kernel.rawValue)")
+      let portable = run(passes: 0)
+      #expect(run(passes: 2) == portable, "AVX2: \(description) kernel \(kernel.rawValue)")
+      if cresample_avx512_passes_available() != 0 {
+        #expect(run(passes: 1) == portable, "AVX-512: \(description) kernel \(kernel.rawValue)")
+      }
       func halve(vector: Bool) -> [UInt8] {
         cresample_allow_vector_passes(vector ? 1 : 0)
         defer { cresample_allow_vector_passes(1) }

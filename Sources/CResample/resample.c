@@ -56,11 +56,17 @@ static int use_avx512_pass(void) {
  * move as 4-byte words whose spare byte the next store overwrites, which is why `block`
  * has one byte of slack and the last column is copied exactly. */
 static inline __attribute__((always_inline)) void interleave(
-    uint8_t *restrict block, const uint8_t *const *rows, int c0, int n, const int bands) {
+    uint8_t *restrict block, const uint8_t *const *rows, int c0, int n, const int bands,
+    int avx512) {
   const int lanes = BLOCK_ROWS * bands;
   const uint8_t *in[BLOCK_ROWS];
   for (int r = 0; r < BLOCK_ROWS; r++) in[r] = rows[r] + (size_t)c0 * bands;
   int c = 0;
+#ifdef CRESAMPLE_HAVE_AVX512_PASSES
+  if (avx512 && bands == 3) c = cresample_interleave3_avx512(block, in, n);
+#else
+  (void)avx512;
+#endif
   if (bands == 3)
     for (; c < n - 1; c++)
       for (int r = 0; r < BLOCK_ROWS; r++)
@@ -274,11 +280,14 @@ int cresample_streams_push(cresample_stream *const *streams, int n, const uint8_
     const uint8_t *in[BLOCK_ROWS];
     for (int r = 0; r < BLOCK_ROWS; r++)
       in[r] = rows + (long)((y + r < last ? y + r : last - 1) - first) * stride;
+    /* Every stream was made on this thread's settings or another's; the AVX-512 copy gives
+     * the same block, so any stream's choice serves all. */
+    int avx512 = streams[0]->avx512;
     switch (bands) {
-    case 1: interleave(shared, in, from, to - from, 1); break;
-    case 2: interleave(shared, in, from, to - from, 2); break;
-    case 3: interleave(shared, in, from, to - from, 3); break;
-    default: interleave(shared, in, from, to - from, 4); break;
+    case 1: interleave(shared, in, from, to - from, 1, 0); break;
+    case 2: interleave(shared, in, from, to - from, 2, 0); break;
+    case 3: interleave(shared, in, from, to - from, 3, avx512); break;
+    default: interleave(shared, in, from, to - from, 4, 0); break;
     }
     for (int i = 0; i < n; i++)
       if (wants(streams[i], y)) filter_block(streams[i], shared, from);

@@ -103,9 +103,10 @@ AVX512 void cresample_pair_columns3_avx512(const uint8_t *block, int from, int t
   const __m512i low = _mm512_loadu_si512(pair_low), high = _mm512_loadu_si512(pair_high);
   const __mmask64 even = 0x5555555555555555ull, columns = (1ull << 48) - 1;
   for (int c = from; c < to; c++) {
-    /* Column c and the next: 48 bytes, read masked so the last column reads nothing past
-     * the block's spare column. */
-    __m512i two = _mm512_maskz_loadu_epi8(columns, block + (size_t)c * 24);
+    /* Column c and the next: 48 bytes of a 64-byte read, which stays within the block
+     * (its spare column included) but for the last column, read masked. */
+    __m512i two = c + 1 < to ? _mm512_loadu_si512(block + (size_t)c * 24)
+                             : _mm512_maskz_loadu_epi8(columns, block + (size_t)c * 24);
     int16_t *o = out + (size_t)(c - from) * 48;
     _mm512_storeu_si512(o, _mm512_maskz_permutexvar_epi8(even, low, two));
     _mm256_storeu_si256((__m256i *)(o + 32),
@@ -137,6 +138,61 @@ AVX512 void cresample_vertical_avx512(const uint8_t *const *taps, const int32_t 
     _mm512_storeu_si512(out + x, _mm512_packus_epi16(words01, words23));
   }
   if (x < n) cresample_vertical_avx2(taps, pair_weights, pairs, x, n, out); /* the last 1-63 */
+}
+
+/* Interleaving three-band rows: 16 pixels (48 bytes) of a row widened to 16 dwords (the
+ * fourth byte a copy, dropped again below), and two 8-row columns of such dwords (64 bytes)
+ * narrowed to two 24-byte block columns at bytes 0-23 and 32-55. */
+static const uint8_t widen_index[64] = {
+    0,  1,  2,  2,  3,  4,  5,  5,  6,  7,  8,  8,  9,  10, 11, 11, 12, 13, 14, 14, 15, 16,
+    17, 17, 18, 19, 20, 20, 21, 22, 23, 23, 24, 25, 26, 26, 27, 28, 29, 29, 30, 31, 32, 32,
+    33, 34, 35, 35, 36, 37, 38, 38, 39, 40, 41, 41, 42, 43, 44, 44, 45, 46, 47, 47,
+};
+static const uint8_t narrow_index[64] = {
+    0,  1,  2,  4,  5,  6,  8,  9,  10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25, 26, 28,
+    29, 30, 0,  0,  0,  0,  0,  0,  0,  0,  32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46,
+    48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+AVX512 int cresample_interleave3_avx512(uint8_t *block, const uint8_t *const *rows, int n) {
+  const __m512i widen = _mm512_loadu_si512(widen_index);
+  const __m512i narrow = _mm512_loadu_si512(narrow_index);
+  const __m512i low = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+  const __m512i high = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+  int c = 0;
+  /* Each column is stored as 32 bytes, its last 8 overwritten by the next column: so the
+   * columns go in order, and the last one written here has a successor the caller writes.
+   * Each row is read 64 bytes at a time (masked loads cost twice as much on AMD Zen 5), so
+   * only while those stay within the `n` pixels wanted. */
+  for (; c + 22 <= n; c += 16) {
+    __m512i r[BLOCK_ROWS];
+    for (int k = 0; k < BLOCK_ROWS; k++)
+      r[k] = _mm512_permutexvar_epi8(widen, _mm512_loadu_si512(rows[k] + (size_t)c * 3));
+    /* A transpose of 8 x 16 dwords: within each 128-bit lane, pairs of rows, then quads
+     * (u: rows 0-3, v: rows 4-7, of pixel 4 x lane + m); then the lanes paired up, which
+     * puts pixels m and 4 + m in `near[m]`, 8 + m and 12 + m in `far[m]`. */
+    __m512i t[8];
+    for (int k = 0; k < 4; k++) {
+      t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
+      t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
+    }
+    __m512i u[4] = {_mm512_unpacklo_epi64(t[0], t[2]), _mm512_unpackhi_epi64(t[0], t[2]),
+                    _mm512_unpacklo_epi64(t[1], t[3]), _mm512_unpackhi_epi64(t[1], t[3])};
+    __m512i v[4] = {_mm512_unpacklo_epi64(t[4], t[6]), _mm512_unpackhi_epi64(t[4], t[6]),
+                    _mm512_unpacklo_epi64(t[5], t[7]), _mm512_unpackhi_epi64(t[5], t[7])};
+    __m256i column[16];
+    for (int m = 0; m < 4; m++) {
+      __m512i near = _mm512_permutexvar_epi8(narrow, _mm512_permutex2var_epi64(u[m], low, v[m]));
+      __m512i far = _mm512_permutexvar_epi8(narrow, _mm512_permutex2var_epi64(u[m], high, v[m]));
+      column[m] = _mm512_castsi512_si256(near);
+      column[4 + m] = _mm512_extracti64x4_epi64(near, 1);
+      column[8 + m] = _mm512_castsi512_si256(far);
+      column[12 + m] = _mm512_extracti64x4_epi64(far, 1);
+    }
+    for (int k = 0; k < 16; k++)
+      _mm256_storeu_si256((__m256i *)(block + (size_t)(c + k) * 24), column[k]);
+  }
+  return c;
 }
 
 int cresample_avx512_passes_available(void) {

@@ -69,6 +69,11 @@ void cresample_vertical_avx2(const uint8_t *const *taps, const int32_t *pair_wei
                              int pairs, long from, long n, uint8_t *out);
 void cresample_vertical_avx512(const uint8_t *const *taps, const int32_t *pair_weights,
                                int pairs, long n, uint8_t *out);
+/* Interleaves BLOCK_ROWS three-band rows (each pointer at the first pixel wanted) column by
+ * column into `block`, as resample.c does, for the first 16 x k of `n` columns, leaving at
+ * least one; returns how many it wrote. The rest are the caller's, starting with the next
+ * column, whose first 8 bytes were overwritten. */
+int cresample_interleave3_avx512(uint8_t *block, const uint8_t *const *rows, int n);
 /* Pairs the three-band columns [from, to) of a block as the AVX2 pass does (each column's
  * 24 lanes with the next column's, as 16-bit samples), into `out`. */
 void cresample_pair_columns3_avx512(const uint8_t *block, int from, int to, int16_t *out);

@@ -190,7 +190,9 @@ simd_label = open(os.path.join(work, "simd-label")).read().strip() if os.path.ex
 info = {}
 info.update({
     "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
-    "cpu": cpu + (" (AVX2)" if " avx2" in flags else ""),
+    # The widest resampler passes this CPU runs (Sources/CResample): AVX-512 needs VNNI and VBMI.
+    "cpu": cpu + (" (AVX-512 VNNI/VBMI)" if all(f" {f}" in flags for f in ("avx512bw", "avx512_vnni", "avx512vbmi"))
+                  else " (AVX2)" if " avx2" in flags else ""),
     "nproc": out("nproc"), "memory": f"{int(mem) / 2**20:.0f} GiB",
     "load": "load average at start: " + " ".join(open("/proc/loadavg").read().split()[:3]),
     "libvips": out("vips", "--version"),

@@ -57,5 +57,7 @@ int main(int argc, char **argv) {
   printf("%dx%d -> %dx%d (Lanczos-3, best of %d):", w, h, ow, oh, runs);
   for (int p = 0; p < 3; p++) printf("  %s %.1f ms", names[p], best[p] * 1e3);
   printf("  %s\n", same ? "same bytes" : "BYTES DIFFER");
+  for (int p = 0; p < 3; p++) free(out[p]);
+  free(src);
   return same ? 0 : 1;
 }

@@ -82,6 +82,14 @@ static inline int cvips_tune_malloc(int arenas, int mmap_threshold, int trim_thr
 #endif
 }
 
+/* Returns the free memory of every malloc arena to the system (glibc's malloc_trim; a no-op
+ * elsewhere). */
+static inline void cvips_trim_malloc(void) {
+#if defined(__linux__) && defined(__GLIBC__)
+  (void)malloc_trim(0);
+#endif
+}
+
 /* Whether the pixels are in one memory buffer (copy_memory, new_from_memory …). */
 static inline int cvips_image_is_memory(VipsImage *image) {
   return image->dtype == VIPS_IMAGE_SETBUF || image->dtype == VIPS_IMAGE_SETBUF_FOREIGN;

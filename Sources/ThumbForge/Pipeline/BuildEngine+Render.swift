@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Synchronization
+internal import Vips
 
 extension BuildEngine {
   /// What rendering one job (one source) gave.
@@ -26,7 +27,12 @@ extension BuildEngine {
     // Biggest first, so the build does not end with one core finishing a large photo alone;
     // the order changes nothing in the outputs.
     let costs = byJob.map { ($0.key, Self.estimatedCost(of: plan.jobs[$0.key], sets: $0.value)) }
-    let jobIndices = costs.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map(\.0)
+      .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
+    let jobIndices = costs.map(\.0)
+    // Where the jobs under an eighth of the largest begin (flags after photos): each worker
+    // gives the large jobs' freed memory back before its first such job, so that what the
+    // small ones add is not stacked on it (SnowSeeker: peak RSS 109 → 100 MB, same time).
+    let smallFrom = costs.firstIndex { $0.1 * 8 < (costs.first?.1 ?? 0) }
     let total = jobIndices.count
     onEvent(
       .started(jobs: total, outputs: decision.toRender.reduce(0) { $0 + $1.set.outputs.count }))
@@ -46,12 +52,16 @@ extension BuildEngine {
         previous: previous)
     }
     let done = Atomic<Int>(0)
-    let results = WorkQueue(slots: slots).run(jobIndices, cancellation: cancellation) { index in
+    let results = WorkQueue(slots: slots).run(
+      jobIndices, cancellation: cancellation, smallFrom: smallFrom
+    ) { index in
       render(index, byJob[index]!, renderer)
     } completed: { position, _ in
       let count = done.add(1, ordering: .relaxed).newValue
       let asset = plan.jobs[jobIndices[position]].source.qualifiedName
       onEvent(.jobFinished(asset: asset, done: count, total: total))
+    } beforeSmall: {
+      Vips.returnFreeMemory()
     } retrySerially: { index, first in
       guard !first.problems.isEmpty else { return nil }
       let written = Set(first.entries.map(\.folder))

@@ -24,10 +24,16 @@ struct WorkQueue: Sendable {
   /// stated so that every platform gives the decoders the same room.
   static let stackSize = 8 << 20
 
+  /// Runs `body` on every item, `completed` with each result as it comes.
+  ///
+  /// Items sorted from the largest down can say where the small ones begin (`smallFrom`, a
+  /// position in `items`): each worker then calls `beforeSmall` once, before its first item
+  /// from there (a build returns the large items' freed memory to the system there).
   func run<Item: Sendable, Result: Sendable>(
-    _ items: [Item], cancellation: CancellationFlag = CancellationFlag(),
+    _ items: [Item], cancellation: CancellationFlag = CancellationFlag(), smallFrom: Int? = nil,
     body: @escaping @Sendable (Item) -> Result,
     completed: @escaping @Sendable (Int, Result) -> Void = { _, _ in },
+    beforeSmall: @escaping @Sendable () -> Void = {},
     retrySerially retry: (Item, Result) -> Result? = { _, _ in nil }
   ) -> [Result?] {
     let slots = self.slots
@@ -43,12 +49,17 @@ struct WorkQueue: Sendable {
       group.enter()
       let worker = Thread {
         defer { group.leave() }
+        var reachedSmall = false
         while true {
           slots.take()
           let index = next.add(1, ordering: .relaxed).oldValue
           guard index < items.count, !cancellation.isCancelled else {
             slots.give()
             return
+          }
+          if let smallFrom, index >= smallFrom, !reachedSmall {
+            reachedSmall = true
+            beforeSmall()
           }
           let result = body(items[index])
           results.withLock { $0[index] = result }

@@ -46,15 +46,17 @@ static int use_vector_passes(void) {
 int cresample_avx512_passes_available(void) { return 0; }
 #endif
 
-/* Whether it also takes the AVX-512 passes (vertical, and horizontal for three bands). */
+/* Whether it also takes the AVX-512 passes (vertical, and horizontal for three bands):
+ * the widest allowed, and the CPU has them (which implies the AVX2 ones). */
 static int use_avx512_pass(void) {
-  return vector_passes_allowed == 1 && use_vector_passes() && cresample_avx512_passes_available();
+  return vector_passes_allowed == 1 && cresample_avx512_passes_available();
 }
 
 /* Interleaves rows[0..BLOCK_ROWS) column by column over [c0, c0 + n); `bands` is a
  * constant at each call so the copies become plain loads and stores. Three-band pixels
  * move as 4-byte words whose spare byte the next store overwrites, which is why `block`
- * has one byte of slack and the last column is copied exactly. */
+ * has one byte of slack and the last column is copied exactly. With `avx512`, three-band
+ * columns go 16 at a time through the AVX-512 copy first (the same bytes). */
 static inline __attribute__((always_inline)) void interleave(
     uint8_t *restrict block, const uint8_t *const *rows, int c0, int n, const int bands,
     int avx512) {
@@ -284,10 +286,10 @@ int cresample_streams_push(cresample_stream *const *streams, int n, const uint8_
      * the same block, so any stream's choice serves all. */
     int avx512 = streams[0]->avx512;
     switch (bands) {
-    case 1: interleave(shared, in, from, to - from, 1, 0); break;
-    case 2: interleave(shared, in, from, to - from, 2, 0); break;
+    case 1: interleave(shared, in, from, to - from, 1, avx512); break;
+    case 2: interleave(shared, in, from, to - from, 2, avx512); break;
     case 3: interleave(shared, in, from, to - from, 3, avx512); break;
-    default: interleave(shared, in, from, to - from, 4, 0); break;
+    default: interleave(shared, in, from, to - from, 4, avx512); break;
     }
     for (int i = 0; i < n; i++)
       if (wants(streams[i], y)) filter_block(streams[i], shared, from);

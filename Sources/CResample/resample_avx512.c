@@ -1,8 +1,9 @@
-/* AVX-512 version of the horizontal pass for three-band images (RGB, every photo), used
- * when the CPU has AVX-512 with VNNI and VBMI (AMD Zen 4 and later, Intel Ice Lake and
- * later servers); see resample.c.
+/* AVX-512 versions of the passes, used when the CPU has AVX-512 with VNNI and VBMI (AMD
+ * Zen 4 and later, Intel Ice Lake and later servers); see resample.c. The vertical pass
+ * serves every image; the interleaving, the column pairing and the horizontal outputs are
+ * for three-band images (RGB, every photo), the rest keeping the AVX2 ones.
  *
- * The AVX2 pass spends most of its instructions on each output pixel's 24 sums (8 rows x 3
+ * The AVX2 horizontal pass spends most of its instructions on each output pixel's 24 sums (8 rows x 3
  * bands) after they are made: packing them to bytes and storing three bytes into each of
  * eight rows. This one makes two neighbouring output pixels at once, in three 512-bit
  * accumulators, multiply-adds with VNNI (vpdpwssd: the pair products and the sum in one

@@ -39,6 +39,8 @@ static inline uint8_t clamp8(int32_t v) {
  * elsewhere (arm64 among them) only the portable passes are compiled. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__clang__) || defined(__GNUC__))
 #define CRESAMPLE_HAVE_AVX2_PASSES 1
+/* And the AVX-512 ones (resample_avx512.c), taken where cresample_avx512_passes_available. */
+#define CRESAMPLE_HAVE_AVX512_PASSES 1
 
 /* Horizontal pass over one block of BLOCK_ROWS rows interleaved column by column
  * (`columns` columns of `bands` x BLOCK_ROWS bytes, plus one zero column after them),
@@ -53,7 +55,6 @@ void cresample_horizontal_avx2(const uint8_t *block, int c0, int columns, const 
  * (resample_avx512.c), which gives the same bytes. */
 void cresample_horizontal_outputs3_avx2(const int16_t *paired, int first_column, const axis *h,
                                         int i0, int i1, uint8_t *const *rows);
-#define CRESAMPLE_HAVE_AVX512_PASSES 1
 void cresample_horizontal_outputs3_avx512(const int16_t *paired, int first_column,
                                           const axis *h, int i0, int i1, uint8_t *const *rows);
 

@@ -43,8 +43,11 @@ let package = Package(
     // Strip-by-strip JPEG decoding with libjpeg-turbo (libvips' own dependency), for the
     // resize-while-decoding pass: see CJPEG.h.
     .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+    // PNG encoding with libpng (libvips' own dependency) on the caller's thread: see CPNG.h.
+    .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
     .target(
-      name: "Vips", dependencies: ["CVips", "CResample", "CJPEG"], swiftSettings: strictSettings),
+      name: "Vips", dependencies: ["CVips", "CResample", "CJPEG", "CPNG"],
+      swiftSettings: strictSettings),
     .target(
       name: "ThumbForge",
       dependencies: [

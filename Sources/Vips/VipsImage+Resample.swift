@@ -73,6 +73,30 @@ extension VipsImage {
     return VipsImage(owning: out)
   }
 
+  /// This image's pixels in a new memory image computed on this thread, strip by strip (the
+  /// image itself when it is in memory already): libvips' sinks hand every strip to a
+  /// worker thread and wait for it, which for a small image costs more than its pixels.
+  /// Checks ``RenderCancellation`` before each strip.
+  package func computedHere() throws(VipsError) -> VipsImage {
+    if cvips_image_is_memory(pointer) != 0 { return self }
+    let out = try Self.newMemoryImage(like: self, width: width, height: height)
+    let strip = 64
+    let source = try StripSource(self, file: nil, strip: strip)
+    let line = cvips_image_line_bytes(out.pointer)
+    let data = cvips_image_data(out.pointer).assumingMemoryBound(to: UInt8.self)
+    var top = 0
+    while top < height {
+      try RenderCancellation.check("compute")
+      let count = min(strip, height - top)
+      let (rows, stride) = try source.rows(top, count)
+      for row in 0..<count {
+        memcpy(data + (top + row) * line, rows + row * stride, line)
+      }
+      top += count
+    }
+    return out
+  }
+
   /// Whether this image is linked below `upstream` (made from it by a libvips pipeline):
   /// what ``detached()`` undoes. For tests.
   package func isLinked(below upstream: VipsImage) -> Bool {

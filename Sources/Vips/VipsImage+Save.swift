@@ -1,4 +1,5 @@
 internal import CJPEG
+internal import CPNG
 internal import CVips
 
 #if canImport(Glibc)
@@ -14,6 +15,7 @@ extension VipsImage {
     throws(VipsError) -> [UInt8]
   {
     if format == .jpeg, let bytes = try jpegDirectly(options) { return bytes }
+    if format == .png, let bytes = try pngDirectly(options) { return bytes }
     let name = format.saverName + "_buffer"
     // Not `canSave`: for AVIF that asks ``AVIFProbe``, which encodes through here.
     guard Vips.hasOperation(name) else {
@@ -46,9 +48,12 @@ extension VipsImage {
     throws(VipsError)
   {
     let direct =
-      format == .jpeg
-      ? try jpegDirectly(options)
-      : format == .webp && options.stripMetadata ? try encoded(as: .webp, options: options) : nil
+      switch format {
+      case .jpeg: try jpegDirectly(options)
+      case .png: try pngDirectly(options)
+      case .webp where options.stripMetadata: try encoded(as: .webp, options: options)
+      default: nil as [UInt8]?
+      }
     if let bytes = direct {
       // The same bytes as ``encoded(as:options:)``.
       guard let file = fopen(path, "wb") else {
@@ -92,6 +97,36 @@ extension VipsImage {
     guard status == 0, let out else {
       let text = String(nulTerminated: message)
       throw VipsError(context: "jpegsave", message: text)
+    }
+    defer { free(out) }
+    return Array(UnsafeBufferPointer(start: out, count: size))
+  }
+
+  /// The PNG of this image encoded by libpng on this thread (see CPNG.h): the bytes of
+  /// libvips' pngsave, without its sink handing every strip between threads. When the image
+  /// is plain 8-bit sRGB or grey (alpha or not), neither metadata nor interlacing is asked
+  /// for, and it is in memory or small enough to be computed into memory here (4 MP); nil
+  /// otherwise, for pngsave.
+  private func pngDirectly(_ options: SaveOptions) throws(VipsError) -> [UInt8]? {
+    let plain =
+      ((bands == 3 || bands == 4) && interpretation == .srgb)
+      || ((bands == 1 || bands == 2) && interpretation == .bw)
+    let inMemory = cvips_image_is_memory(pointer) != 0
+    guard options.stripMetadata, !keepsProfile(options), !options.interlace, plain,
+      self.format == .uchar, vips_image_get_coding(pointer) == VIPS_CODING_NONE,
+      (0...9).contains(options.compression), inMemory || width * height <= 1 << 22
+    else { return nil }
+    let pixels = try computedHere()
+    var out: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = cpng_encode(
+      cvips_image_data(pixels.pointer).assumingMemoryBound(to: UInt8.self), Int32(width),
+      Int32(height), Int32(bands), cvips_image_line_bytes(pixels.pointer),
+      Int32(options.compression), vips_image_get_xres(pointer), vips_image_get_yres(pointer),
+      &out, &size, &message, message.count)
+    guard status == 0, let out else {
+      throw VipsError(context: "pngsave", message: String(nulTerminated: message))
     }
     defer { free(out) }
     return Array(UnsafeBufferPointer(start: out, count: size))

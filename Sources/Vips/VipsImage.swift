@@ -110,14 +110,13 @@ package final class VipsImage: Sendable {
   }
 
   /// Every pixel as 8-bit values, row by row, band-interleaved (casts when needed).
+  /// Computed on this thread (``computedHere()``).
   package func pixelBytes() throws(VipsError) -> [UInt8] {
-    let u8 = format == .uchar ? self : try cast(to: .uchar)
-    var size = 0
-    guard let raw = vips_image_write_to_memory(u8.pointer, &size) else {
-      throw VipsError.fromBuffer(context: "write_to_memory")
-    }
-    defer { g_free(raw) }
-    return Array(UnsafeRawBufferPointer(start: raw, count: size).bindMemory(to: UInt8.self))
+    let u8 = try (format == .uchar ? self : try cast(to: .uchar)).computedHere()
+    let size = cvips_image_line_bytes(u8.pointer) * u8.height
+    return Array(
+      UnsafeBufferPointer(
+        start: cvips_image_data(u8.pointer).assumingMemoryBound(to: UInt8.self), count: size))
   }
 
   /// The value of each band at one pixel.

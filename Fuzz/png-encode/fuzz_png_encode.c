@@ -14,6 +14,7 @@
 #include <string.h>
 #include <vips/vips.h>
 
+#include "../pixels.h"
 #include "CPNG.h"
 
 static uint8_t *reference(const uint8_t *pixels, int width, int height, int bands,
@@ -65,27 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t total = (size_t)width * height * bands;
   uint8_t *pixels = malloc(total);
   if (!pixels) abort();
-  size_t at = 0;
-  for (size_t i = 0; i < total; i++) {
-    uint8_t byte = count ? bytes[at % count] : 128;
-    switch (mode) {
-    case 0: pixels[i] = byte; at++; break;
-    case 1: /* runs: byte k is repeated 1 + (k & 15) times */
-      pixels[i] = byte;
-      if (count == 0 || i % (1 + (bytes[at % count] & 15)) == 0) at++;
-      break;
-    case 2: { /* a gradient with the bytes as noise */
-      size_t pixel = i / bands, x = pixel % width, y = pixel / width;
-      pixels[i] = (uint8_t)(x * 3 + y * 5 + (i % bands) * 60 + (byte & 31));
-      at++;
-      break;
-    }
-    default: /* flat, with a byte every 97 samples */
-      pixels[i] = i % 97 == 0 ? byte : 100;
-      if (i % 97 == 0) at++;
-      break;
-    }
-  }
+  fuzz_fill_pixels(pixels, total, width, bands, mode, bytes, count);
   uint8_t *own = NULL;
   size_t own_size = 0, vips_size = 0;
   char error[256];

@@ -1,3 +1,5 @@
+internal import CVips
+
 extension VipsImage {
   /// Converts to 8-bit sRGB (with alpha kept when present), honouring an embedded
   /// ICC profile; CMYK, 16-bit, greyscale and Lab inputs all end up as sRGB.
@@ -45,8 +47,17 @@ extension VipsImage {
   }
 
   /// Adds an opaque alpha band when there is none (255, or 65535 for 16-bit images).
+  /// An 8-bit memory image of 1 or 3 bands gets it without a libvips operation (the same
+  /// pixels and header as `bandjoin_const`, which runs two threaded sinks even for a tiny
+  /// image).
   package func addingAlpha() throws(VipsError) -> VipsImage {
     if hasAlpha { return self }
+    if format == .uchar, bands == 1 || bands == 3, cvips_image_is_memory(pointer) != 0 {
+      guard let out = cvips_image_with_opaque_alpha(pointer) else {
+        throw VipsError.fromBuffer(context: "addalpha")
+      }
+      return VipsImage(owning: out)
+    }
     return try VipsOperation.image(
       "bandjoin_const", ["in": .image(self), "c": .doubles([maxAlpha])])
   }

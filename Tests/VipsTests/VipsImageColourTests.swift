@@ -1,7 +1,9 @@
+import CVips
 import Foundation
 import Testing
 import ThumbForgeTestSupport
-import Vips
+
+@testable import Vips
 
 @Suite struct VipsImageColourTests {
   struct Source: Sendable, CustomStringConvertible {
@@ -85,6 +87,22 @@ import Vips
 
     let deepGrey = try Fixtures.gradient(width: 10, height: 10, layout: .grey, bitDepth: 16)
     #expect(try deepGrey.addingAlpha().pixel(x: 0, y: 0).last == 65535)
+  }
+
+  /// An 8-bit memory image gets its alpha without libvips' `bandjoin_const`: the same
+  /// pixels, header and metadata as that operation gives.
+  @Test(arguments: [PixelLayout.grey, .rgb])
+  func addingAlphaInMemoryMatchesBandjoinConst(layout: PixelLayout) throws {
+    let lazy = try Fixtures.gradient(width: 37, height: 11, layout: layout)
+      .settingBlob("xmp-data", Array("<x:xmpmeta/>".utf8))
+    let memory = try lazy.copiedToMemory()
+    let reference = try VipsOperation.image(
+      "bandjoin_const", ["in": .image(memory), "c": .doubles([255])])
+    let added = try memory.addingAlpha()
+    #expect(cvips_image_is_memory(added.pointer) != 0, "made without the operation")
+    #expect(added.bands == reference.bands && added.interpretation == reference.interpretation)
+    #expect(try added.pixelBytes() == reference.pixelBytes())
+    #expect(added.hasMetadata && reference.hasMetadata, "the metadata kept")
   }
 
   @Test func flattenedBlendsOntoTheBackground() throws {

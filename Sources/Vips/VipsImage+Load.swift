@@ -7,10 +7,15 @@ extension VipsImage {
     -> VipsImage
   {
     try Vips.initialize()
-    guard let found = FormatModules.retrying({ vips_foreign_find_load(path) }) else {
-      throw VipsError.fromBuffer(context: path)
+    let loader: String
+    if let common = CommonLoader.name(forFile: path) {
+      loader = common
+    } else {
+      guard let found = FormatModules.retrying({ vips_foreign_find_load(path) }) else {
+        throw VipsError.fromBuffer(context: path)
+      }
+      loader = String(cString: found)
     }
-    let loader = String(cString: found)
     var arguments: [(String, VipsValue)] = [("filename", .string(path))]
     arguments += loaderArguments(loader, options)
     do {
@@ -28,11 +33,16 @@ extension VipsImage {
     guard !bytes.isEmpty else {
       throw VipsError(context: "buffer", message: "empty buffer")
     }
-    let found = FormatModules.retrying {
-      bytes.withUnsafeBytes { vips_foreign_find_load_buffer($0.baseAddress, $0.count) }
+    let loader: String
+    if let common = CommonLoader.name(forPrefix: bytes.prefix(8), buffer: true) {
+      loader = common
+    } else {
+      let found = FormatModules.retrying {
+        bytes.withUnsafeBytes { vips_foreign_find_load_buffer($0.baseAddress, $0.count) }
+      }
+      guard let found else { throw VipsError.fromBuffer(context: "buffer") }
+      loader = String(cString: found)
     }
-    guard let found else { throw VipsError.fromBuffer(context: "buffer") }
-    let loader = String(cString: found)
     var arguments: [(String, VipsValue)] = [("buffer", .bytes(bytes))]
     arguments += loaderArguments(loader, options)
     return try VipsOperation.image(loader, VipsArguments(arguments))

@@ -42,10 +42,12 @@ struct FlagShape {
       strokeShape =
         "<path d=\"\(path)\" fill=\"none\" stroke=\"\(recipe.strokeColor.svgFill)\" stroke-opacity=\"\(recipe.strokeColor.svgOpacity)\" stroke-width=\"\(RoundedRectPath.n(stroke))\"/>"
     }
-    let mask = try ShapeCache.shared.image(svg: svgDocument(width: width, height: height, maskShapes))
+    let mask = try ShapeCache.shared.image(
+      svg: svgDocument(width: width, height: height, maskShapes))
     var result = try base.composite(mask, mode: .destIn)
     if !strokeShape.isEmpty {
-      let border = try ShapeCache.shared.image(svg: svgDocument(width: width, height: height, strokeShape))
+      let border = try ShapeCache.shared.image(
+        svg: svgDocument(width: width, height: height, strokeShape))
       result = try result.composite(border, mode: .over)
     }
     return result.format == .uchar ? result : try result.cast(to: .uchar)

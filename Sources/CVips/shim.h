@@ -187,26 +187,18 @@ static inline VipsImage *cvips_image_with_opaque_alpha(VipsImage *in) {
   return out;
 }
 
-/* `in`'s pixels, computed, in a new memory image with its header and metadata and linked
- * to no other image (see cvips_image_new_memory_like); NULL (error in the buffer) on
- * failure. A memory image is copied as it is; any other is computed first. */
-static inline VipsImage *cvips_image_detached(VipsImage *in) {
-  VipsImage *out = cvips_image_new_memory_like(in, in->Xsize, in->Ysize);
-  if (!out) return NULL;
-  size_t bytes = VIPS_IMAGE_SIZEOF_IMAGE(out);
-  if (cvips_image_is_memory(in) && VIPS_IMAGE_SIZEOF_IMAGE(in) == bytes) {
-    memcpy(out->data, in->data, bytes);
-    return out;
-  }
-  size_t size = 0;
-  void *pixels = vips_image_write_to_memory(in, &size);
-  if (!pixels || size != bytes) {
-    g_free(pixels);
-    g_object_unref(out);
+/* A copy of the memory image `in` in a new memory image with its header and metadata and
+ * linked to no other image (see cvips_image_new_memory_like); NULL (error in the buffer)
+ * when `in` is not a memory image or on failure. Other images are computed into one by
+ * VipsImage.computedHere(), on the calling thread. */
+static inline VipsImage *cvips_image_memory_copy(VipsImage *in) {
+  if (!cvips_image_is_memory(in)) {
+    vips_error("copy", "%s", "not a memory image");
     return NULL;
   }
-  memcpy(out->data, pixels, bytes);
-  g_free(pixels);
+  VipsImage *out = cvips_image_new_memory_like(in, in->Xsize, in->Ysize);
+  if (!out) return NULL;
+  memcpy(out->data, in->data, VIPS_IMAGE_SIZEOF_IMAGE(out));
   return out;
 }
 
@@ -217,7 +209,7 @@ static inline void cvips_note_invalidate(VipsImage *image, gpointer told) {
 
 /* Whether `image` is linked below `upstream`: libvips tells every image linked below one
  * when that one is invalidated (vips_image_invalidate_all, public), which drops only
- * caches, never a memory image's pixels. For the tests of cvips_image_detached. */
+ * caches, never a memory image's pixels. For the tests of VipsImage.detached(). */
 static inline int cvips_image_is_linked_below(VipsImage *image, VipsImage *upstream) {
   int told = 0;
   gulong handler =

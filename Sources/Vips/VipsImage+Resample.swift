@@ -59,15 +59,21 @@ extension VipsImage {
     return result
   }
 
+  /// The rows computed or decoded at a time when an image is read from the top (a multiple
+  /// of the resampler's strip): the resize-while-decoding pass and ``computedHere()``.
+  fileprivate static let stripRows = Int(CRESAMPLE_STRIP_ROWS) * 8
+
   /// Whether ThumbForge's resampler takes the image: 8-bit, one to four bands, no alpha.
   fileprivate var fitsResampler: Bool { format == .uchar && !hasAlpha && (1...4).contains(bands) }
 
   /// This image's pixels, computed, in a new memory image linked to no other: a pipeline
   /// built on it may run on another thread while this one's pipelines run or are freed
   /// here (libvips 8.14 walks every image linked to one it computes, and may meet an image
-  /// another thread is freeing).
+  /// another thread is freeing). A memory image is copied; any other is computed on this
+  /// thread (``computedHere()``).
   package func detached() throws(VipsError) -> VipsImage {
-    guard let out = cvips_image_detached(pointer) else {
+    guard cvips_image_is_memory(pointer) != 0 else { return try computedHere() }
+    guard let out = cvips_image_memory_copy(pointer) else {
       throw VipsError.fromBuffer(context: "copy")
     }
     return VipsImage(owning: out)
@@ -80,19 +86,16 @@ extension VipsImage {
   package func computedHere() throws(VipsError) -> VipsImage {
     if cvips_image_is_memory(pointer) != 0 { return self }
     let out = try Self.newMemoryImage(like: self, width: width, height: height)
-    let strip = 64
-    let source = try StripSource(self, file: nil, strip: strip)
+    let source = try StripSource(self, file: nil, strip: Self.stripRows)
     let line = cvips_image_line_bytes(out.pointer)
     let data = cvips_image_data(out.pointer).assumingMemoryBound(to: UInt8.self)
-    var top = 0
-    while top < height {
+    for top in stride(from: 0, to: height, by: Self.stripRows) {
       try RenderCancellation.check("compute")
-      let count = min(strip, height - top)
+      let count = min(Self.stripRows, height - top)
       let (rows, stride) = try source.rows(top, count)
       for row in 0..<count {
         memcpy(data + (top + row) * line, rows + row * stride, line)
       }
-      top += count
     }
     return out
   }
@@ -174,11 +177,10 @@ extension VipsImage {
     }
     let half =
       alsoHalve ? try Self.newMemoryImage(like: self, width: width / 2, height: height / 2) : nil
-    let strip = Int(CRESAMPLE_STRIP_ROWS) * 8
-    let source = try StripSource(self, file: file, strip: strip)
-    for top in stride(from: 0, to: height, by: strip) {
+    let source = try StripSource(self, file: file, strip: Self.stripRows)
+    for top in stride(from: 0, to: height, by: Self.stripRows) {
       try RenderCancellation.check("resize")
-      let rows = min(strip, height - top)
+      let rows = min(Self.stripRows, height - top)
       let (pixels, stride) = try source.rows(top, rows)
       if !streams.isEmpty {
         let status = streams.withUnsafeBufferPointer {

@@ -33,17 +33,31 @@ enum FormatModules {
   /// through `VIPSHOME`, which is pointed elsewhere for the call. A `VIPSHOME` of the
   /// user's own is left alone (libvips then loads what it names, as usual).
   static func startDeferred(_ start: () -> Int32) -> Int32 {
-    guard getenv("VIPSHOME") == nil, let folder = moduleFolder() else { return start() }
-    setenv("VIPSHOME", "/nonexistent/thumbforge-deferred-vips-modules", 1)
+    let hidden = hide()
     let status = start()
-    unsetenv("VIPSHOME")
-    if status == 0 {
-      state.withLock {
-        $0.pending = folder
-        $0.deferred = true
-      }
-    }
+    reveal(hidden, started: status == 0)
     return status
+  }
+
+  /// The first half of ``startDeferred(_:)``: hides the module folder from libvips'
+  /// start-up, and returns it (nil: not hidden, libvips loads its modules itself). Changes
+  /// the environment: call it while no other thread runs.
+  static func hide() -> String? {
+    guard getenv("VIPSHOME") == nil, let folder = moduleFolder() else { return nil }
+    setenv("VIPSHOME", "/nonexistent/thumbforge-deferred-vips-modules", 1)
+    return folder
+  }
+
+  /// The second half of ``startDeferred(_:)``, once libvips' start-up is over: undoes
+  /// ``hide()`` and, when libvips started, keeps the folder for the first lookup that misses.
+  static func reveal(_ hidden: String?, started: Bool) {
+    guard let hidden else { return }
+    unsetenv("VIPSHOME")
+    guard started else { return }
+    state.withLock {
+      $0.pending = hidden
+      $0.deferred = true
+    }
   }
 
   /// The folder libvips loads its modules from: `vips-modules-MAJOR.MINOR` beside the

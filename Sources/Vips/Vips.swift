@@ -6,18 +6,46 @@ internal import CVips
 /// module calls ``Vips/initialize()`` itself, so callers only need it to change settings.
 package enum Vips {
   private static let initStatus: Int32 = {
-    // libvips prints decoder warnings to stderr; ThumbForge reports problems itself (and
-    // fail-on turns the warnings that matter into errors), so keep them off the terminal.
+    // Started early on a thread of its own (startEarly): wait for it to finish.
+    if let status = EarlyStart.finish() { return status }
+    silenceWarnings()
+    return FormatModules.startDeferred(start)
+  }()
+
+  /// libvips prints decoder warnings to stderr; ThumbForge reports problems itself (and
+  /// fail-on turns the warnings that matter into errors), so keep them off the terminal.
+  /// Changes the environment: call it while no other thread runs.
+  static func silenceWarnings() {
     setenv("VIPS_WARNING", "1", 0)
-    let status = FormatModules.startDeferred { vips_init("thumbforge") }
+  }
+
+  /// libvips' start-up and the settings every process gets; returns `vips_init`'s status.
+  static func start() -> Int32 {
+    let status = vips_init("thumbforge")
+    guard status == 0 else { return status }
     // libvips' liborc paths off, for safety and for identical bytes on every CPU; see
     // `isVectorEnabled`.
-    if status == 0 { vips_vector_set_enabled(0) }
-    if status == 0, let env = getenv("THUMBFORGE_VIPS_LEAK"), String(cString: env) == "1" {
+    vips_vector_set_enabled(0)
+    if let env = getenv("THUMBFORGE_VIPS_LEAK"), String(cString: env) == "1" {
       vips_leak_set(1)
     }
     return status
-  }()
+  }
+
+  /// Starts libvips on a thread of its own and returns at once, so that its start-up
+  /// (about 2 ms, and the first use of each operation class, which libvips builds on first
+  /// use while other threads wait) overlaps what the caller does meanwhile, such as parsing
+  /// arguments and reading the configuration. The first call that needs libvips waits for
+  /// it; so does the process's exit.
+  ///
+  /// `warming` names the operations (`jpegload`, `copy` …) whose classes the thread builds
+  /// after start-up: the ones the caller is about to use. Their results never depend on it.
+  ///
+  /// Call it first thing in `main`, while no other thread runs: it changes the environment
+  /// (libvips reads it). Later calls, and calls after libvips has started, do nothing.
+  package static func startEarly(warming operations: [String] = []) {
+    EarlyStart.begin(warming: operations)
+  }
 
   /// Starts libvips once; safe to call from any thread any number of times.
   /// - Throws: ``VipsError`` when libvips cannot start (for example a broken install).

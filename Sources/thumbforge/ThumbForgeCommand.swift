@@ -27,6 +27,7 @@ struct ThumbForgeCommand: ParsableCommand {
   /// `Error: …` and the usage line, and exit 2 (not ArgumentParser's 64), as documented.
   /// Errors that are not about usage (``CommandFailure``) print `error: …` alone.
   static func main() {
+    if usesLibvips(CommandLine.arguments.dropFirst()) { LibvipsStart.begin() }
     StandardOutput.lineBuffered()
     do {
       var command = try parseAsRoot()
@@ -45,6 +46,22 @@ struct ThumbForgeCommand: ParsableCommand {
       FileHandle.standardError.write(Data((text + "\n").utf8))
       Foundation.exit(2)
     }
+  }
+}
+
+extension ThumbForgeCommand {
+  /// The first arguments of the subcommands and requests that never use libvips: starting
+  /// it early for them would only cost time.
+  static let withoutLibvips: Set<String> = [
+    "lint", "merge", "init", "sign", "help", "-h", "--help", "--version",
+    "--generate-completion-script", "--experimental-dump-help",
+  ]
+
+  /// Whether the command these arguments name uses libvips (a build, `check`, `regenerate`,
+  /// `serve`), so that it is worth starting early.
+  static func usesLibvips(_ arguments: some Collection<String>) -> Bool {
+    guard let first = arguments.first else { return true }
+    return !withoutLibvips.contains(first)
   }
 }
 

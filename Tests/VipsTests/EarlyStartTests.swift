@@ -1,0 +1,112 @@
+import CVips
+import Foundation
+import Testing
+import ThumbForgeTestSupport
+import Vips
+
+/// libvips started early on a thread of its own (`Vips.startEarly(warming:)`) must leave the
+/// process exactly as a start on first use does: the same operations (the deferred format
+/// modules included), the environment as it was, an empty error buffer.
+///
+/// Only the first start of a process counts, so each mode runs in a child process: the test
+/// binary runs itself (`/proc/self/exe --filter EarlyStartTests/earlyStartChild`) with
+/// `THUMBFORGE_EARLY_CHILD` set to `early` or `plain`; the child prints what it saw.
+@Suite struct EarlyStartTests {
+  static let childVariable = "THUMBFORGE_EARLY_CHILD"
+  static let childMode = ProcessInfo.processInfo.environment[childVariable]
+  static let canSpawnSelf = FileManager.default.fileExists(atPath: "/proc/self/exe")
+
+  /// Operations from libvips itself and from each of its deferred modules (HEIF, PDF,
+  /// ImageMagick, JPEG XL, OpenSlide), plus one that exists nowhere.
+  static let operations = [
+    "jpegload", "pngload", "svgload", "heifload", "pdfload", "magickload", "jxlload",
+    "openslideload", "heifsave_buffer", "nosuchoperation",
+  ]
+
+  static func runChild(mode: String, home: String? = nil) throws -> [String: String] {
+    let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-early")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let outURL = directory.appendingPathComponent("stdout.txt")
+    try Data().write(to: outURL)
+    let out = try FileHandle(forWritingTo: outURL)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = [
+      "--testing-library", "swift-testing", "--filter", "EarlyStartTests/earlyStartChild",
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment[childVariable] = mode
+    environment["VIPSHOME"] = home
+    process.environment = environment
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try out.close()
+    let text = try String(contentsOf: outURL, encoding: .utf8)
+    var facts: [String: String] = ["status": "\(process.terminationStatus)"]
+    for line in text.split(separator: "\n") where line.hasPrefix("EARLY ") {
+      let pair = line.dropFirst(6).split(separator: "=", maxSplits: 1)
+      facts[String(pair[0])] = pair.count > 1 ? String(pair[1]) : ""
+    }
+    return facts
+  }
+
+  @Test(
+    .enabled(if: childMode == nil, "runs only in the parent process"),
+    .enabled(if: canSpawnSelf, "needs /proc/self/exe to re-run the test binary (Linux)"))
+  func earlyStartLeavesTheProcessAsAStartOnFirstUse() throws {
+    let early = try Self.runChild(mode: "early")
+    let plain = try Self.runChild(mode: "plain")
+    for facts in [early, plain] {
+      #expect(facts["status"] == "0", "child failed: \(facts)")
+      #expect(facts["vipshome"] == "unset", "VIPSHOME left changed: \(facts)")
+      #expect(facts["errors"] == "", "error buffer not empty: \(facts)")
+      #expect(facts["decoded"] == "8x6", "\(facts)")
+    }
+    // The early start really ran beside the caller: the module folder was hidden from
+    // libvips while it started (and the plain start had not begun).
+    #expect(early["hidden"]?.hasPrefix("/nonexistent/") == true, "\(early)")
+    #expect(plain["hidden"] == "unset", "\(plain)")
+    // The same operations either way, found after the deferred modules are loaded.
+    #expect(early["operations"] != nil && early["operations"] == plain["operations"])
+    #expect(early["operations"]?.contains("jpegload") == true, "\(early)")
+    #expect(early["operations"]?.contains("nosuchoperation") == false, "\(early)")
+  }
+
+  @Test(
+    .enabled(if: childMode == nil, "runs only in the parent process"),
+    .enabled(if: canSpawnSelf, "needs /proc/self/exe to re-run the test binary (Linux)"))
+  func earlyStartKeepsAVIPSHOMEOfTheUsers() throws {
+    // libvips then looks for its modules where that names, early or not.
+    let home = "/nonexistent/thumbforge-users-own-vipshome"
+    let early = try Self.runChild(mode: "early", home: home)
+    let plain = try Self.runChild(mode: "plain", home: home)
+    for facts in [early, plain] {
+      #expect(facts["status"] == "0", "child failed: \(facts)")
+      #expect(facts["hidden"] == home && facts["vipshome"] == home, "\(facts)")
+      #expect(facts["decoded"] == "8x6", "\(facts)")
+    }
+    #expect(early["operations"] != nil && early["operations"] == plain["operations"])
+  }
+
+  @Test(.enabled(if: childMode != nil, "runs only in the early-start child process"))
+  func earlyStartChild() throws {
+    if Self.childMode == "early" {
+      Vips.startEarly(warming: ["jpegload", "copy", "nosuchoperation"])
+    }
+    let hidden = getenv("VIPSHOME").map { String(cString: $0) } ?? "unset"
+    try Vips.initialize()
+    let home = getenv("VIPSHOME").map { String(cString: $0) } ?? "unset"
+    let errors = String(cString: vips_error_buffer())
+    let found = Self.operations.filter { Vips.hasOperation($0) }
+    let image = try VipsImage.load(
+      bytes: try Fixtures.gradient(width: 8, height: 6).encoded(as: .jpeg))
+    print("EARLY hidden=\(hidden)")
+    print("EARLY vipshome=\(home)")
+    print("EARLY errors=\(errors)")
+    print("EARLY operations=\(found.joined(separator: ","))")
+    print("EARLY decoded=\(image.width)x\(image.height)")
+  }
+}

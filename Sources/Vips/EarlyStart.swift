@@ -33,22 +33,31 @@ enum EarlyStart {
     warming.withLock { $0 = operations }
     state.withLock { state in
       guard case .notAsked = state else { return }
+      // The thread is started first, so that the system brings it up (a millisecond or
+      // more on a virtual machine whose other core is asleep) while the environment is
+      // prepared here; it waits for this lock before reading `go`.
+      guard let thread = spawn() else { return }
       Vips.silenceWarnings()
       let homeGiven = getenv("VIPSHOME") != nil
       let hidden = FormatModules.hide()
       // Without a VIPSHOME, libvips' start-up sets one itself (`g_setenv`), which must not
-      // run beside this thread; nor can anything start without a thread. libvips then
-      // starts on first use, as without an early start.
-      guard homeGiven || hidden != nil, let thread = spawn() else {
-        FormatModules.reveal(hidden, started: false)
+      // run beside this thread: libvips then starts on first use, as without an early
+      // start, and the thread ends at once.
+      guard homeGiven || hidden != nil else {
+        pthread_detach(thread)
         return
       }
+      go.store(true, ordering: .relaxed)
       state = .running(thread: thread, hidden: hidden)
       // An exit before libvips is first used (a usage error, `--help`) waits for the
       // thread, so that libvips' start-up never runs while the process is torn down.
       atexit { _ = try? Vips.initialize() }
     }
   }
+
+  /// Whether the thread is to start libvips: set, if at all, before ``begin(warming:)``
+  /// releases `state`, which the thread waits for.
+  private static let go = Atomic<Bool>(false)
 
   /// Waits for the early start, if one is running, and returns its status; nil when none
   /// is (the caller then starts libvips itself). Called once, by `Vips.initialize()`.
@@ -82,6 +91,8 @@ enum EarlyStart {
   }
 
   private static func run() {
+    state.withLock { _ in }
+    guard go.load(ordering: .relaxed) else { return }
     let result = Vips.start()
     if result == 0 {
       for name in warming.withLock({ $0 }) { warm(name) }

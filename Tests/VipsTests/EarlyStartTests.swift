@@ -14,7 +14,7 @@ import Vips
 @Suite struct EarlyStartTests {
   static let childVariable = "THUMBFORGE_EARLY_CHILD"
   static let childMode = ProcessInfo.processInfo.environment[childVariable]
-  static let canSpawnSelf = FileManager.default.fileExists(atPath: "/proc/self/exe")
+  static let canSpawnSelf = ChildTestRun.isAvailable
 
   /// Operations from libvips itself and from each of its deferred modules (HEIF, PDF,
   /// ImageMagick, JPEG XL, OpenSlide), plus one that exists nowhere.
@@ -24,29 +24,11 @@ import Vips
   ]
 
   static func runChild(mode: String, home: String? = nil) throws -> [String: String] {
-    let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-early")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let outURL = directory.appendingPathComponent("stdout.txt")
-    try Data().write(to: outURL)
-    let out = try FileHandle(forWritingTo: outURL)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [
-      "--testing-library", "swift-testing", "--filter", "EarlyStartTests/earlyStartChild",
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment[childVariable] = mode
-    environment["VIPSHOME"] = home
-    process.environment = environment
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    let text = try String(contentsOf: outURL, encoding: .utf8)
-    var facts: [String: String] = ["status": "\(process.terminationStatus)"]
-    for line in text.split(separator: "\n") where line.hasPrefix("EARLY ") {
+    let child = try ChildTestRun.run(
+      filter: "EarlyStartTests/earlyStartChild",
+      environment: [childVariable: mode, "VIPSHOME": home])
+    var facts: [String: String] = ["status": "\(child.status)"]
+    for line in child.output.split(separator: "\n") where line.hasPrefix("EARLY ") {
       let pair = line.dropFirst(6).split(separator: "=", maxSplits: 1)
       facts[String(pair[0])] = pair.count > 1 ? String(pair[1]) : ""
     }

@@ -15,49 +15,17 @@ import Vips
 @Suite struct LeakCheckTests {
   static let childVariable = "THUMBFORGE_LEAK_CHILD"
   static let childMode = ProcessInfo.processInfo.environment[childVariable]
-  static let canSpawnSelf = FileManager.default.fileExists(atPath: "/proc/self/exe")
+  static let canSpawnSelf = ChildTestRun.isAvailable
 
   /// Words libvips' leak report prints when something is still alive or unreleased
   /// ("8 objects alive:", "2 VipsArea alive", "memory: 3 allocations, …", "files: 1 open",
   /// "error buffer: …"). A clean report is just "memory: high-water mark …".
   static let leakMarkers = ["alive", "allocations", "files:", "error buffer:"]
 
-  struct ChildResult {
-    var status: Int32
-    var output: String
-    var errors: String
-  }
-
-  static func runChild(mode: String) throws -> ChildResult {
-    let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    let directory = try Fixtures.temporaryDirectory(prefix: "thumbforge-leak")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let outURL = directory.appendingPathComponent("stdout.txt")
-    let errURL = directory.appendingPathComponent("stderr.txt")
-    try Data().write(to: outURL)
-    try Data().write(to: errURL)
-    let out = try FileHandle(forWritingTo: outURL)
-    let err = try FileHandle(forWritingTo: errURL)
-
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [
-      "--testing-library", "swift-testing", "--filter", "LeakCheckTests/leakCheckChild",
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment[childVariable] = mode
-    environment["THUMBFORGE_VIPS_LEAK"] = "1"
-    process.environment = environment
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    return ChildResult(
-      status: process.terminationStatus,
-      output: try String(contentsOf: outURL, encoding: .utf8),
-      errors: try String(contentsOf: errURL, encoding: .utf8))
+  static func runChild(mode: String) throws -> ChildTestRun.Result {
+    try ChildTestRun.run(
+      filter: "LeakCheckTests/leakCheckChild",
+      environment: [childVariable: mode, "THUMBFORGE_VIPS_LEAK": "1"])
   }
 
   @Test(

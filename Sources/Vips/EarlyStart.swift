@@ -10,9 +10,9 @@ import Synchronization
 /// libvips' start-up on a thread of its own (``Vips/startEarly(warming:)``), finished by
 /// the first call that needs libvips (``finish()``, from `Vips.initialize()`).
 ///
-/// The environment is changed on the calling thread only, before the thread starts and
-/// after it has ended (glibc's `setenv` is not safe beside another thread's `getenv`): the
-/// thread itself only reads it.
+/// The environment is changed on the calling thread only: while the new thread waits for
+/// `state`'s lock, before it does anything, and after it has ended (glibc's `setenv` is not
+/// safe beside another thread's `getenv`). The thread itself only reads it.
 enum EarlyStart {
   private enum State {
     /// Neither asked for nor needed yet.

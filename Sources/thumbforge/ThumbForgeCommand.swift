@@ -50,12 +50,19 @@ struct ThumbForgeCommand: ParsableCommand {
 }
 
 extension ThumbForgeCommand {
-  /// The first arguments of the subcommands and requests that never use libvips: starting
-  /// it early for them would only cost time.
-  static let withoutLibvips: Set<String> = [
-    "lint", "merge", "init", "sign", "help", "-h", "--help", "--version",
-    "--generate-completion-script", "--experimental-dump-help",
+  /// The subcommands that never use libvips.
+  static let commandsWithoutLibvips: [any ParsableCommand.Type] = [
+    LintCommand.self, MergeCommand.self, InitCommand.self, SignCommand.self,
   ]
+
+  /// The first arguments of the requests that never use libvips (those subcommands' names,
+  /// help and version): starting it early for them would only cost time.
+  static let withoutLibvips = Set(
+    commandsWithoutLibvips.compactMap { $0.configuration.commandName }
+      + [
+        "help", "-h", "--help", "--version", "--generate-completion-script",
+        "--experimental-dump-help",
+      ])
 
   /// Whether the command these arguments name uses libvips (a build, `check`, `regenerate`,
   /// `serve`), so that it is worth starting early.

@@ -22,6 +22,21 @@ struct AtomicFileTests {
     #expect(FileManager.default.contents(atPath: path) == Data("cba".utf8))
   }
 
+  @Test("a write returns the size and modification time the file then has on disk")
+  func writeReturnsTheFilesStamp() throws {
+    let folder = try Fixtures.temporaryDirectory(prefix: "thumbforge-atomic")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("x/A@2x.png").path
+    for (bytes, durable) in [
+      (Array(repeating: UInt8(7), count: 70_001), false), ([1, 2, 3], true),
+    ] {
+      let written = try AtomicFile.write(bytes, to: path, durable: durable)
+      let now = try #require(FileStamp.current(at: path))
+      #expect(written.byteSize == bytes.count)
+      #expect(written.byteSize == now.byteSize && written.modified == now.modified)
+    }
+  }
+
   @Test("a write that cannot happen throws naming the path and leaves the old file alone")
   func failureKeepsTheOldFile() throws {
     let folder = try Fixtures.temporaryDirectory(prefix: "thumbforge-atomic")

@@ -25,11 +25,12 @@ protocol BuildDestination: Sendable {
   func prepare() throws(ConfigError)
   /// The part of the planned folder this destination writes (the whole, or a shard's part).
   func select(_ folder: PlannedFolder) -> PlannedFolder
-  /// Writes one rendered imageset (files and `Contents.json`) and returns its manifest entry.
-  /// Called on the work queue's threads, as soon as the imageset's outputs exist.
+  /// Writes one rendered imageset (files and `Contents.json`) and returns its manifest entry
+  /// and the stamps of the files written. Called on the work queue's threads, as soon as the
+  /// imageset's outputs exist.
   func write(
     set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
-  ) throws -> ManifestImageSet
+  ) throws -> WrittenImageSet
   /// Removes an imageset the previous build wrote and the plan no longer makes, if this
   /// destination removes orphans at all; returns the number of files removed.
   func remove(_ orphan: ManifestImageSet) -> Int

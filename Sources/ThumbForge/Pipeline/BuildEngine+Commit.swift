@@ -26,7 +26,8 @@ extension BuildEngine {
     }
     updateProbeCache(
       state.probeCache.value(), found: found, decision: decision, manifest: manifest,
-      written: writtenFolders)
+      written: writtenFolders,
+      stamps: rendered.reduce(into: [:]) { $0.merge($1.stamps) { _, later in later } })
     return manifest
   }
 
@@ -81,10 +82,11 @@ extension BuildEngine {
   ///
   /// Stamps taken before rendering describe the files this run replaced: imagesets written
   /// now are stamped afresh (with the hashes of the bytes just written), so the next run
-  /// does not hash them again. Files of kept imagesets not judged this run keep their stamps.
+  /// does not hash them again — from `stamps`, taken as each file was written, or else
+  /// from the file on disk. Files of kept imagesets not judged this run keep their stamps.
   private func updateProbeCache(
     _ original: ProbeCache, found: SourceDiscovery.Result, decision: Staleness.Outcome,
-    manifest: Manifest, written: Set<String>
+    manifest: Manifest, written: Set<String>, stamps: [String: FileStamp]
   ) {
     var cache = original
     if !found.cacheUnchanged { cache.sources = found.cache }
@@ -94,8 +96,13 @@ extension BuildEngine {
       !found.cacheUnchanged || decision.reusedStamps != decision.stamps.count
       || decision.stamps.count != original.outputs.count
     func stamp(_ path: String, hash: String, fresh: Bool) {
-      guard fresh || cache.outputs[path] == nil,
-        let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(path).path)
+      guard fresh || cache.outputs[path] == nil else { return }
+      if fresh, let known = stamps[path], known.hash == hash {
+        cache.outputs[path] = known
+        changed = true
+        return
+      }
+      guard let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(path).path)
       else { return }
       cache.outputs[path] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: hash)
       changed = true

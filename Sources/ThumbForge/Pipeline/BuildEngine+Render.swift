@@ -7,6 +7,8 @@ extension BuildEngine {
   struct JobOutcome: Sendable {
     /// Manifest entries of the imagesets written.
     var entries: [ManifestImageSet] = []
+    /// Stamps of the files written (see ``WrittenImageSet``).
+    var stamps: [String: FileStamp] = [:]
     var rendered = 0
     /// Outputs not made (their master or imageset failed).
     var failed = 0
@@ -59,7 +61,9 @@ extension BuildEngine {
       let written = Set(first.entries.map(\.folder))
       let again = render(index, byJob[index]!.filter { !written.contains($0.folder) }, alone)
       return JobOutcome(
-        entries: first.entries + again.entries, rendered: first.rendered + again.rendered,
+        entries: first.entries + again.entries,
+        stamps: first.stamps.merging(again.stamps) { _, later in later },
+        rendered: first.rendered + again.rendered,
         failed: again.failed, problems: again.problems)
     }
     let outcomes = results.compactMap { $0 }
@@ -122,9 +126,10 @@ extension BuildEngine {
         continue
       }
       do {
-        outcome.entries.append(
-          try destination.write(
-            set: set, source: job.source, files: files, previous: previous[set.folder]))
+        let written = try destination.write(
+          set: set, source: job.source, files: files, previous: previous[set.folder])
+        outcome.entries.append(written.entry)
+        outcome.stamps.merge(written.stamps) { _, later in later }
         outcome.rendered += files.count
       } catch {
         outcome.failed += files.count

@@ -23,7 +23,7 @@ struct CatalogDestination: BuildDestination {
 
   func write(
     set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
-  ) throws -> ManifestImageSet {
+  ) throws -> WrittenImageSet {
     try writer.write(set: set, source: source, files: files, previous: previous)
   }
 

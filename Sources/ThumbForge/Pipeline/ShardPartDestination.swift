@@ -31,7 +31,7 @@ struct ShardPartDestination: BuildDestination {
 
   func write(
     set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
-  ) throws -> ManifestImageSet {
+  ) throws -> WrittenImageSet {
     try writer.write(set: set, source: source, files: files, previous: previous)
   }
 

@@ -6,14 +6,17 @@ enum AtomicFile {
   /// The prefix of every temporary file ThumbForge makes; leftovers are swept by the next run.
   static let temporaryPrefix = ".thumbforge-tmp-"
 
-  /// Writes `bytes` to `path`, creating parent folders.
+  /// Writes `bytes` to `path`, creating parent folders; returns the new file's size and
+  /// modification time, read from the descriptor that wrote it (the probe cache's stamp of a
+  /// catalog file, without looking the path up again at the end of the build).
   ///
   /// With `durable`, the data reaches the disk before the rename (fsync): for the manifest
   /// and other state a crash must not lose. Catalog images and `Contents.json` are written
   /// without it, since the manifest records each one's hash and the next build re-renders
   /// any file a crash left incomplete; skipping the flush saves a disk round trip per file.
+  @discardableResult
   static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true)
-    throws
+    throws -> (byteSize: Int, modified: Int64)
   {
     let url = URL(fileURLWithPath: path)
     let temporary = temporaryPath(beside: url)
@@ -29,12 +32,16 @@ enum AtomicFile {
         bytes.withContiguousStorageIfAvailable { writeAll($0, to: descriptor) }
         ?? Array(bytes).withUnsafeBufferPointer { writeAll($0, to: descriptor) }
       let flushed = !durable || fsync(descriptor) == 0
-      let failure = written && flushed ? 0 : errno
+      var info = stat()
+      let described = written && flushed && fstat(descriptor, &info) == 0
+      let failure = described ? 0 : errno
       guard close(descriptor) == 0 && failure == 0 else {
         if failure != 0 { errno = failure }
         throw posixError(path)
       }
+      // A rename changes the file's change time, not its size or modification time.
       guard rename(temporary, path) == 0 else { throw posixError(path) }
+      return (Int(info.st_size), info.modifiedNanoseconds)
     } catch {
       unlink(temporary)
       throw error

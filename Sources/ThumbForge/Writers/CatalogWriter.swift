@@ -6,25 +6,32 @@ struct CatalogWriter: Sendable {
   let catalog: URL
   let config: Config
 
-  /// Writes the rendered files and `Contents.json` of one imageset; returns its manifest entry.
-  /// Files the previous version listed but this one does not (a dropped scale) are removed.
+  /// Writes the rendered files and `Contents.json` of one imageset; returns its manifest entry
+  /// and the files' stamps. Files the previous version listed but this one does not (a
+  /// dropped scale) are removed.
   func write(
     set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
-  ) throws -> ManifestImageSet {
+  ) throws -> WrittenImageSet {
+    var stamps: [String: FileStamp] = [:]
     for file in files {
       // Not durable: the manifest's hashes catch a file a crash left incomplete.
-      try AtomicFile.write(
+      let written = try AtomicFile.write(
         file.bytes, to: catalog.appendingPathComponent(file.output.path).path, durable: false)
+      stamps[file.output.path] = FileStamp(
+        byteSize: written.byteSize, modified: written.modified, hash: file.hash)
     }
     let contents = Array(set.contents.utf8)
-    try AtomicFile.write(
-      contents, to: catalog.appendingPathComponent(set.folder + "/Contents.json").path,
-      durable: false)
+    let contentsPath = set.folder + "/Contents.json"
+    let contentsHash = ContentHash.of(contents)
+    let written = try AtomicFile.write(
+      contents, to: catalog.appendingPathComponent(contentsPath).path, durable: false)
+    stamps[contentsPath] = FileStamp(
+      byteSize: written.byteSize, modified: written.modified, hash: contentsHash)
     removeDropped(previous, keeping: Set(files.map(\.output.path)))
-    return ManifestImageSet(
+    let entry = ManifestImageSet(
       asset: source.qualifiedName, group: source.group, recipe: set.recipe.name,
       recipeHash: set.key,
-      folder: set.folder, contentsHash: ContentHash.of(contents),
+      folder: set.folder, contentsHash: contentsHash,
       sources: source.manifestSources,
       outputs: files.map { file in
         ManifestOutput(
@@ -36,6 +43,7 @@ struct CatalogWriter: Sendable {
           displayGamut: file.output.slot.manifestGamut)
       }.sorted { $0.path < $1.path },
       warnings: set.warnings, skipped: set.skipped, focus: set.focus)
+    return WrittenImageSet(entry: entry, stamps: stamps)
   }
 
   /// Removes the files the previous version of an imageset listed that are not in `kept`

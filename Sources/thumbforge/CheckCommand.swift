@@ -37,9 +37,10 @@ struct CheckCommand: ParsableCommand {
     let engine = try Runner.engine(options, common: common, command: "check")
     Diagnostics.folder = engine.workspace.folder
     Diagnostics.catalog = engine.workspace.catalog
+    let timings = common.timings ? Timings(setupSince: Timings.mainEntered) : nil
     let report: BuildReport
     do {
-      report = try engine.run()
+      report = try engine.run(onEvent: Timings.events(recordedBy: timings))
     } catch let error as ConfigError {
       Runner.configurationFailed(error, options: options, common: common, command: "check")
       throw ExitCode(2)
@@ -59,6 +60,7 @@ struct CheckCommand: ParsableCommand {
         )
       }
     }
+    timings?.print()
     throw ExitCode(report.exitCode)
   }
 }

@@ -35,6 +35,12 @@ struct CommonOptions: ParsableArguments {
       valueName: "auto|text|xcode"))
   var diagnostics: DiagnosticStyle = .auto
 
+  @Flag(
+    name: .long,
+    help: "After the run, print each stage's wall and CPU time and the cores it kept busy (stderr)."
+  )
+  var timings = false
+
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
     if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }

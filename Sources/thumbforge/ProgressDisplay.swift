@@ -32,6 +32,8 @@ final class ProgressDisplay: Sendable {
       if verbose { clearBar(); ReportPrinter.warning(warning) }
     case .note(let note):
       if verbose { clearBar(); write("note: \(note)\n") }
+    case .phase:
+      break
     case .started(let jobs, let outputs):
       state.withLock {
         $0.total = jobs

@@ -46,9 +46,12 @@ enum Runner {
     Diagnostics.folder = engine.workspace.folder
     Diagnostics.catalog = engine.workspace.catalog
     let progress = ProgressDisplay(quiet: common.quiet || common.json, verbose: common.verbose)
+    // In a watch, each build's stages are timed from its own start.
+    let timings =
+      common.timings ? Timings(setupSince: watch == nil ? Timings.mainEntered : nil) : nil
     let report: BuildReport
     do {
-      report = try engine.run(onEvent: progress.handle)
+      report = try engine.run(onEvent: Timings.events(recordedBy: timings, then: progress.handle))
     } catch let error as ConfigError {
       progress.finish()
       configurationFailed(
@@ -71,6 +74,7 @@ enum Runner {
       let summary = ReportPrinter.summary(report, verbose: common.verbose)
       if let watch { watch.note(summary) } else { print(summary) }
     }
+    timings?.print()
     return report.exitCode
   }
 }

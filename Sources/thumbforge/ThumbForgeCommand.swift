@@ -27,6 +27,7 @@ struct ThumbForgeCommand: ParsableCommand {
   /// `Error: …` and the usage line, and exit 2 (not ArgumentParser's 64), as documented.
   /// Errors that are not about usage (``CommandFailure``) print `error: …` alone.
   static func main() {
+    _ = Timings.mainEntered
     if usesLibvips(CommandLine.arguments.dropFirst()) { LibvipsStart.begin() }
     StandardOutput.lineBuffered()
     do {

@@ -55,4 +55,31 @@ struct WorkQueueTests {
     }
     #expect(calls.load(ordering: .relaxed) == 0)
   }
+
+  @Test(
+    "drained runs once, when the first worker finds no item left, while the others finish theirs",
+    arguments: [1, 2, 3])
+  func drainedRunsOnceWhenTheQueueRunsDry(width: Int) {
+    let started = Atomic<Int>(0)
+    let finished = Atomic<Int>(0)
+    // At the call: items started, items finished.
+    let calls = Mutex<[(Int, Int)]>([])
+    let items = Array(0..<7)
+    let results = WorkQueue(width: width).run(items) { item in
+      started.add(1, ordering: .relaxed)
+      // The last item takes longest, so that the others' workers run dry before it ends.
+      Thread.sleep(forTimeInterval: item == 6 ? 0.05 : 0.002)
+      finished.add(1, ordering: .relaxed)
+      return item
+    } drained: {
+      let now = (started.load(ordering: .relaxed), finished.load(ordering: .relaxed))
+      calls.withLock { $0.append(now) }
+    }
+    #expect(results == items)
+    let seen = calls.withLock { $0 }
+    #expect(seen.count == 1, "\(seen)")
+    // Every item had started; with more than one worker, the long last one was still running.
+    #expect(seen.first?.0 == items.count)
+    if width > 1 { #expect((seen.first?.1 ?? items.count) < items.count, "\(seen)") }
+  }
 }

@@ -13,15 +13,26 @@ extension BuildEngine {
     /// Outputs not made (their master or imageset failed).
     var failed = 0
     var problems: [Problem] = []
+
+    /// This outcome with its retry's: the imagesets both wrote, and the retry's failures and
+    /// problems (run alone, their messages are its own).
+    func retried(with again: JobOutcome) -> JobOutcome {
+      JobOutcome(
+        entries: entries + again.entries,
+        stamps: stamps.merging(again.stamps) { _, later in later },
+        rendered: rendered + again.rendered, failed: again.failed, problems: again.problems)
+    }
   }
 
   /// Stage 5: renders the stale imagesets, one job per source, on the work queue, and writes
   /// each imageset as soon as its outputs exist. Jobs with problems are rendered again, one
-  /// at a time, for their own error messages (see ``WorkQueue``).
+  /// at a time, for their own error messages (see ``WorkQueue``). Ends `clock`'s stages
+  /// "rendering" (while every worker had a job to start) and "rendering, last jobs".
   func renderAndWrite(
     _ decision: Staleness.Outcome, plan: BuildPlan, destination: any BuildDestination,
     previous: [String: ManifestImageSet], state: PreviousState,
-    onEvent: @escaping @Sendable (BuildEvent) -> Void, report: inout BuildReport
+    onEvent: @escaping @Sendable (BuildEvent) -> Void, report: inout BuildReport,
+    clock: inout PhaseClock
   ) throws -> [JobOutcome] {
     let byJob = Dictionary(grouping: decision.toRender, by: \.jobIndex).mapValues {
       $0.map(\.set)
@@ -46,6 +57,7 @@ extension BuildEngine {
         previous: previous)
     }
     let done = Atomic<Int>(0)
+    let drainedAt = Mutex<PhaseClock.Reading?>(nil)
     let results = WorkQueue(slots: slots).run(
       jobIndices, cancellation: cancellation, smallFrom: smallFrom
     ) { index in
@@ -56,24 +68,34 @@ extension BuildEngine {
       onEvent(.jobFinished(asset: asset, done: count, total: total))
     } beforeSmall: {
       Vips.returnFreeMemory()
+    } drained: {
+      let now = PhaseClock.Reading.now()
+      drainedAt.withLock { $0 = now }
     } retrySerially: { index, first in
       guard !first.problems.isEmpty else { return nil }
       let written = Set(first.entries.map(\.folder))
       let again = render(index, byJob[index]!.filter { !written.contains($0.folder) }, alone)
-      return JobOutcome(
-        entries: first.entries + again.entries,
-        stamps: first.stamps.merging(again.stamps) { _, later in later },
-        rendered: first.rendered + again.rendered,
-        failed: again.failed, problems: again.problems)
+      return first.retried(with: again)
     }
+    let tailStart = drainedAt.withLock { $0 } ?? .now()
+    onEvent(.phase(clock.lap("rendering", at: tailStart)))
+    onEvent(.phase(clock.lap("rendering, last jobs")))
     let outcomes = results.compactMap { $0 }
+    Self.tally(outcomes, into: &report, onEvent: onEvent)
+    return outcomes
+  }
+
+  /// Adds the jobs' counts and problems to the report (and reports each problem).
+  static func tally(
+    _ outcomes: [JobOutcome], into report: inout BuildReport,
+    onEvent: @Sendable (BuildEvent) -> Void
+  ) {
     for outcome in outcomes {
       for problem in outcome.problems { onEvent(.problem(problem)) }
       report.rendered += outcome.rendered
       report.failedOutputs += outcome.failed
       report.problems += outcome.problems
     }
-    return outcomes
   }
 
   /// The jobs to render, biggest first, so the build does not end with one core finishing a

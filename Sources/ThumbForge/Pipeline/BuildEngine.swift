@@ -41,29 +41,38 @@ package struct BuildEngine: Sendable {
   /// decide what is stale → (`check` stops here) render and write → commit (the manifest,
   /// group folders, caches and accessors; and the contact sheet, when asked for). Where the
   /// rendered imagesets go and how the run is recorded is the destination's
-  /// (``destination()``): the catalog, or a shard's part folder.
+  /// (``destination()``): the catalog, or a shard's part folder. Each stage's end is an
+  /// event (``BuildEvent/phase(_:)``), for `--timings`.
   package func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws
     -> BuildReport
   {
+    var clock = PhaseClock()
     let destination = try destination()
     configureVips()
     try destination.prepare()
     let state = try loadPreviousState(destination)
+    onEvent(.phase(clock.lap("previous state")))
     let whole = PlannedFolder.discover(
       workspace, formats: .named, cache: state.probeCache.value, width: width)
+    onEvent(.phase(clock.lap("discovery")))
     let planned = destination.select(whole)
     let previous = try state.build.value()
     let decision = try decide(planned.plan, found: planned.found, previous: previous, state: state)
+    onEvent(.phase(clock.lap("decisions")))
     var report = BuildReport(
       plan: planned.plan, found: planned.found, decision: decision, destination: destination)
-    if options.mode == .check { return check(report, decision, state, planned, previous, onEvent) }
+    if options.mode == .check {
+      let checked = check(report, decision, state, planned, previous, onEvent)
+      onEvent(.phase(clock.lap("comparison")))
+      return checked
+    }
     for problem in report.problems { onEvent(.problem(problem)) }
     for note in report.notes { onEvent(.note(note)) }
     for orphan in decision.orphans { report.removed += destination.remove(orphan) }
     let rendered = try renderAndWrite(
       decision, plan: planned.plan, destination: destination,
       previous: destination.holdsPreviousBuild ? previous.imageSets : [:], state: state,
-      onEvent: onEvent, report: &report)
+      onEvent: onEvent, report: &report, clock: &clock)
     report.cancelled = cancellation.isCancelled
     let manifest = try destination.commit(
       FinishedRun(
@@ -72,6 +81,7 @@ package struct BuildEngine: Sendable {
     if let manifest, let sheet = options.contactSheet {
       report.problems += writeContactSheet(of: manifest, to: sheet)
     }
+    onEvent(.phase(clock.lap("commit")))
     report.problems.sort()
     Self.discardInBackground(state, whole, previous, decision, rendered, manifest)
     return report

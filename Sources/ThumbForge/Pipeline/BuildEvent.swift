@@ -10,4 +10,6 @@ package enum BuildEvent: Sendable {
   case warning(BuildWarning)
   /// A file of the folder is not a master (and why): it is not built.
   case note(Problem)
+  /// A stage of the run ended (for `--timings`).
+  case phase(PhaseTime)
 }

@@ -29,17 +29,22 @@ struct WorkQueue: Sendable {
   /// Items sorted from the largest down can say where the small ones begin (`smallFrom`, a
   /// position in `items`): each worker then calls `beforeSmall` once, before its first item
   /// from there (a build returns the large items' freed memory to the system there).
+  ///
+  /// `drained` is called once, by the first worker to find no item left to start: from then
+  /// on, fewer items run than there are workers (the last items' tail).
   func run<Item: Sendable, Result: Sendable>(
     _ items: [Item], cancellation: CancellationFlag = CancellationFlag(), smallFrom: Int? = nil,
     body: @escaping @Sendable (Item) -> Result,
     completed: @escaping @Sendable (Int, Result) -> Void = { _, _ in },
     beforeSmall: @escaping @Sendable () -> Void = {},
+    drained: @escaping @Sendable () -> Void = {},
     retrySerially retry: (Item, Result) -> Result? = { _, _ in nil }
   ) -> [Result?] {
     let slots = self.slots
     let group = DispatchGroup()
     let results = Mutex<[Result?]>(Array(repeating: nil, count: items.count))
     let next = Atomic<Int>(0)
+    let isDrained = Atomic<Bool>(false)
     // One thread per slot, each taking the next item while items are left, so that
     // `slots.count` items run at once whatever the core count. (Dispatch's concurrent
     // queues run one item per core and start more only when their monitor sees threads
@@ -55,6 +60,7 @@ struct WorkQueue: Sendable {
           let index = next.add(1, ordering: .relaxed).oldValue
           guard index < items.count, !cancellation.isCancelled else {
             slots.give()
+            if !isDrained.exchange(true, ordering: .relaxed) { drained() }
             return
           }
           if let smallFrom, index >= smallFrom, !reachedSmall {

@@ -72,6 +72,9 @@ struct BuildCommand: ParsableCommand {
       // (JOB_COMPLETION_INDEX, the environment's part, is checked when the command runs.)
       do { _ = try Shard(index: 1, count: shards) } catch { throw ValidationError(error.message) }
     }
+    if dryRun && common.timings {
+      throw ValidationError("--timings times a build's stages; --dry-run only plans")
+    }
     let sharded = shard != nil || shards != nil
     if part != nil && !sharded { throw ValidationError("--part needs --shard I/N or --shards N") }
     if sharded && (watch || contactSheet != nil || swift != nil) {

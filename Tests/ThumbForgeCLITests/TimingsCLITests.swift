@@ -46,6 +46,10 @@ struct TimingsCLITests {
     let rendering = try #require(stages.first { $0.name == "rendering" })
     #expect(rendering.cpu > 0 && rendering.wall > 0)
     #expect(!result.stdout.contains("timings"), "the table goes to stderr\n\(result)")
+    // A dry run has no stages to time: a usage error rather than a flag that does nothing.
+    let dry = try await box.build(["--dry-run", "--timings"])
+    expectExit(dry, 2)
+    #expect(dry.stderr.contains("--timings"), "\(dry)")
   }
 
   @Test("check --timings ends with the comparison instead of rendering and commit")

@@ -5,9 +5,11 @@
 #                               10 000-source no-change rebuild/check, RSS growth 100/200/400
 #   Scripts/bench.sh --quick    smoke run: 10 photos, 1 rep, 1 000 tiny sources, growth 5/10/20
 #
-# Options: --reps N (full builds, rebuild, check), --photos N (large corpus), --growth "A B C"
-# (photo counts), --growth-reps N (default 1), --tiny N (sources), --only STEPS (comma list of
-# build,peers,corpus,compare,tiny,growth,report), --no-apt (never call apt-get).
+# Options: --reps N (timed full builds, rebuild, check), --rss-reps N (full builds with the
+# process trees' memory sampled, after the timed ones; default: --reps), --photos N (large
+# corpus), --growth "A B C" (photo counts), --growth-reps N (default 1), --tiny N (sources),
+# --only STEPS (comma list of build,peers,corpus,compare,tiny,growth,report), --no-apt (never
+# call apt-get).
 # Everything it makes lives in bench-work/ (gitignored): venvs, corpora (cached), outputs,
 # raw measurements (results-MODE-*.jsonl, verdict-MODE.json, info-MODE.json) and the report
 # (results.md, also results-MODE.md). Run it from anywhere; it works from the repository root.
@@ -23,6 +25,7 @@ SNOW=${SNOWSEEKER:-$ROOT/../shared/corpus/snowseeker/Images}
 
 QUICK=0
 REPS=3
+RSS_REPS=
 GROWTH_REPS=1
 PHOTOS=100
 GROWTH="100 200 400"
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; REPS=1; PHOTOS=10; GROWTH="5 10 20"; TINY=1000; SVGS=3 ;;
     --reps) REPS=$2; shift ;;
+    --rss-reps) RSS_REPS=$2; shift ;;
     --photos) PHOTOS=$2; shift ;;
     --growth) GROWTH=$2; shift ;;
     --growth-reps) GROWTH_REPS=$2; shift ;;
@@ -45,6 +49,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+RSS_REPS=${RSS_REPS:-$REPS}
 
 step() { echo; echo "==> $*"; }
 run() { echo "+ $*"; "$@"; }
@@ -236,6 +241,28 @@ if want compare; then
   [ -d "$CORPUS/small" ] && CORPORA+=(small) || echo "bench.sh: no small corpus (snowseeker absent): skipped"
   CORPORA+=("large-$PHOTOS")
   HAVE_VT=1; command -v vipsthumbnail >/dev/null || { HAVE_VT=0; echo "bench.sh: vipsthumbnail missing: its row is skipped"; }
+  # Runs every tool once on $corpus into fresh output folders; the arguments go to measure.py.
+  every_tool() {
+    local m=("${MEASURE[@]}" --results "$RES" --corpus "$corpus" --outputs "$outputs" "$@") o
+    tool_out() { discard "$rundir/out/$1"; echo "$rundir/out/$1"; }
+    o=$(tool_out thumbforge)
+    "${m[@]}" --tool thumbforge -- "$TF" build "$dir" --force -q -o "$o/Assets.xcassets" || true
+    o=$(tool_out pillow-simd)
+    "${m[@]}" --tool pillow-simd -- "$SIMDPY" "$BENCH/peer_pillow.py" "$rundir/plan.json" "$o" || true
+    o=$(tool_out pillow)
+    "${m[@]}" --tool pillow -- "$MAINPY" "$BENCH/peer_pillow.py" "$rundir/plan.json" "$o" || true
+    o=$(tool_out pyvips-thumbnail)
+    "${m[@]}" --tool pyvips-thumbnail --env VIPS_CONCURRENCY=1 -- \
+      "$MAINPY" "$BENCH/peer_pyvips.py" "$rundir/plan.json" "$o" --style thumbnail || true
+    o=$(tool_out pyvips-derive)
+    "${m[@]}" --tool pyvips-derive --env VIPS_CONCURRENCY=1 -- \
+      "$MAINPY" "$BENCH/peer_pyvips.py" "$rundir/plan.json" "$o" --style derive || true
+    if [ $HAVE_VT = 1 ]; then
+      o=$(tool_out vipsthumbnail)
+      "${m[@]}" --tool vipsthumbnail --env VIPS_CONCURRENCY=1 -- \
+        sh -c 'sh "$1.mkdir.sh" && xargs -P2 -d "\n" -n1 sh -c < "$1.cmds"' sh "$rundir/vipsthumbnail" || true
+    fi
+  }
   for corpus in "${CORPORA[@]}"; do
     dir=$CORPUS/$corpus
     rundir=$WORK/runs/$corpus
@@ -249,27 +276,15 @@ if want compare; then
     if [ $HAVE_VT = 1 ]; then
       "$MAINPY" "$BENCH/peer_vipsthumbnail.py" "$rundir/plan.json" "$rundir/out/vipsthumbnail" "$rundir/vipsthumbnail"
     fi
+    # Timed repetitions run unobserved (measure.py's RSS sampler takes turns from the tool's
+    # threads on 2 cores); the process trees' memory is sampled in repetitions of their own.
     for ((rep = 1; rep <= REPS; rep++)); do
       echo "  rep $rep/$REPS on $corpus"
-      m=("${MEASURE[@]}" --results "$RES" --section compare --corpus "$corpus" --rep "$rep" --outputs "$outputs")
-      tool_out() { discard "$rundir/out/$1"; echo "$rundir/out/$1"; }
-      o=$(tool_out thumbforge)
-      "${m[@]}" --tool thumbforge -- "$TF" build "$dir" --force -q -o "$o/Assets.xcassets" || true
-      o=$(tool_out pillow-simd)
-      "${m[@]}" --tool pillow-simd -- "$SIMDPY" "$BENCH/peer_pillow.py" "$rundir/plan.json" "$o" || true
-      o=$(tool_out pillow)
-      "${m[@]}" --tool pillow -- "$MAINPY" "$BENCH/peer_pillow.py" "$rundir/plan.json" "$o" || true
-      o=$(tool_out pyvips-thumbnail)
-      "${m[@]}" --tool pyvips-thumbnail --env VIPS_CONCURRENCY=1 -- \
-        "$MAINPY" "$BENCH/peer_pyvips.py" "$rundir/plan.json" "$o" --style thumbnail || true
-      o=$(tool_out pyvips-derive)
-      "${m[@]}" --tool pyvips-derive --env VIPS_CONCURRENCY=1 -- \
-        "$MAINPY" "$BENCH/peer_pyvips.py" "$rundir/plan.json" "$o" --style derive || true
-      if [ $HAVE_VT = 1 ]; then
-        o=$(tool_out vipsthumbnail)
-        "${m[@]}" --tool vipsthumbnail --env VIPS_CONCURRENCY=1 -- \
-          sh -c 'sh "$1.mkdir.sh" && xargs -P2 -d "\n" -n1 sh -c < "$1.cmds"' sh "$rundir/vipsthumbnail" || true
-      fi
+      every_tool --section compare --rep "$rep"
+    done
+    for ((rep = 1; rep <= RSS_REPS; rep++)); do
+      echo "  memory rep $rep/$RSS_REPS on $corpus (process trees sampled every 20 ms)"
+      every_tool --section compare-rss --rep "$rep" --tree-rss
     done
     echo "  checking every tool's outputs on $corpus"
     checks=(thumbforge="$rundir/out/thumbforge/Assets.xcassets")

@@ -2,12 +2,18 @@
 """Runs one command and appends one JSON record of what it cost to a results file.
 
     measure.py --results FILE --section S --corpus C --tool T --rep N [--outputs K]
-               [--expect-rc 0] [--env K=V ...] -- COMMAND ARGS...
+               [--expect-rc 0] [--env K=V ...] [--tree-rss] -- COMMAND ARGS...
 
 wall: elapsed seconds; user/sys: CPU seconds of the command and every descendant it waited
 for (os.wait4's rusage, the same figure as GNU time's %U/%S); maxrss_mb: the largest resident
-set of any single process (GNU time's %M); tree_rss_mb: the peak of the summed RSS of the whole
-process tree, sampled every 20 ms from /proc (what Pool(2) or xargs -P2 really hold at once).
+set of any single process (GNU time's %M). With --tree-rss, tree_rss_mb: the peak of the summed
+RSS of the whole process tree, sampled every 20 ms from /proc (what Pool(2) or xargs -P2 really
+hold at once); without it, null and nothing runs beside the command.
+
+The sampler is opt-in because it is not free for the command it watches: on 2 cores its
+wake-ups every 20 ms take turns from the command's threads, and a ThumbForge build of the small
+corpus measured about 0.015 fewer cores busy (CPU ÷ wall) with it than without (16 alternated
+pairs). bench.sh therefore times runs unobserved and samples the tree in runs of their own.
 The command's stdout is saved to --stdout FILE when given; its stderr passes through.
 """
 import argparse
@@ -102,6 +108,8 @@ def main():
     ap.add_argument("--expect-rc", type=int, default=0)
     ap.add_argument("--stdout")
     ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--tree-rss", action="store_true",
+                    help="sample the process tree's summed RSS every 20 ms (costs the command time)")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     args = ap.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -123,24 +131,28 @@ def main():
             peak[0] = max(peak[0], tree_rss(proc.pid))
             done.wait(0.02)
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    sampler = threading.Thread(target=sample, daemon=True) if args.tree_rss else None
+    if sampler:
+        sampler.start()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     done.set()
-    sampler.join()
+    if sampler:
+        sampler.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
     record = {
         "section": args.section, "corpus": args.corpus, "tool": args.tool, "rep": args.rep,
         "wall": round(wall, 4), "user": round(usage.ru_utime, 4), "sys": round(usage.ru_stime, 4),
-        "maxrss_mb": round(usage.ru_maxrss / 1024, 1), "tree_rss_mb": round(peak[0] / 2**20, 1),
+        "maxrss_mb": round(usage.ru_maxrss / 1024, 1),
+        "tree_rss_mb": round(peak[0] / 2**20, 1) if sampler else None,
         "outputs": args.outputs, "rc": proc.returncode,
     }
     with open(args.results, "a") as f:
         f.write(json.dumps(record) + "\n")
+    tree = f", {record['tree_rss_mb']:7.1f} MB tree RSS" if sampler else ""
     print(f"    {args.tool:<28} rep {args.rep}: {wall:7.2f} s wall, "
-          f"{usage.ru_utime + usage.ru_stime:7.2f} s CPU, {record['maxrss_mb']:7.1f} MB max RSS, "
-          f"{record['tree_rss_mb']:7.1f} MB tree RSS, rc {proc.returncode}", flush=True)
+          f"{usage.ru_utime + usage.ru_stime:7.2f} s CPU, {record['maxrss_mb']:7.1f} MB max RSS"
+          f"{tree}, rc {proc.returncode}", flush=True)
     if proc.returncode != args.expect_rc:
         print(f"    !! {args.tool} exited {proc.returncode} (expected {args.expect_rc})", flush=True)
         sys.exit(3)

@@ -3,10 +3,13 @@
 
     report.py --work bench-work --mode quick|full > results.md
 
-Reads results-MODE-{compare,tiny,growth}.jsonl (one record per timed run, from measure.py),
+Reads results-MODE-{compare,tiny,growth}.jsonl (one record per run, from measure.py),
 verdict-MODE.json (check.py) and info-MODE.json (machine and versions).
 Medians over repetitions; CPU = user + sys of the tool and all its processes; ratio = the
 peer's median wall time / ThumbForge's on the same corpus (> 1 means ThumbForge is faster).
+Times come from the full builds' timed runs (section `compare`, nothing sampling beside them);
+the largest process's peak RSS from every run, the process tree's from the runs that sampled it
+(section `compare-rss`).
 """
 import argparse
 import json
@@ -39,12 +42,18 @@ def fmt(x, digits=2):
     return "–" if x != x else f"{x:.{digits}f}"
 
 
+def timed(records):
+    """The runs whose times count: the full builds' timed runs (and every run of the other
+    sections), not the runs that sampled the process tree's memory."""
+    return [r for r in records if r["section"] != "compare-rss"]
+
+
 def targets(compare, tiny, growth, corpora, verdicts):
     """Issue 6's targets, as ThumbForge's figure ÷ the peer's (ratios of median walls)."""
     rows = []
 
     def wall(corpus, tool):
-        runs = [r["wall"] for r in compare if r["corpus"] == corpus and r["tool"] == tool and r["rc"] == 0]
+        runs = [r["wall"] for r in timed(compare) if r["corpus"] == corpus and r["tool"] == tool and r["rc"] == 0]
         return med(runs) if runs else None
 
     for corpus in corpora:
@@ -126,7 +135,7 @@ def main():
             lines += ["**The benchmark's plan and ThumbForge's manifest disagree; see the check output.**", ""]
         lines += ["| tool | wall s (median) | CPU s | peak RSS MB (largest process) | peak RSS MB (process tree) | outputs/s | wall ÷ ThumbForge's | check |",
                   "|---|---:|---:|---:|---:|---:|---:|---|"]
-        tf_wall = med([r["wall"] for r in rows if r["tool"] == "thumbforge" and r["rc"] == 0])
+        tf_wall = med([r["wall"] for r in timed(rows) if r["tool"] == "thumbforge" and r["rc"] == 0])
         tools = [t for t in ORDER if any(r["tool"] == t for r in rows)]
         for tool in tools:
             runs = [r for r in rows if r["tool"] == tool]
@@ -135,10 +144,11 @@ def main():
             if not ok:
                 lines.append(f"| {labels[tool]} | FAILED (exit {runs[0]['rc']}) | | | | | | |")
                 continue
-            wall = med([r["wall"] for r in ok])
-            cpu = med([r["user"] + r["sys"] for r in ok])
+            wall = med([r["wall"] for r in timed(ok)])
+            cpu = med([r["user"] + r["sys"] for r in timed(ok)])
             rss = max(r["maxrss_mb"] for r in ok)
-            tree = max(r["tree_rss_mb"] for r in ok)
+            trees = [r["tree_rss_mb"] for r in ok if r.get("tree_rss_mb") is not None]
+            tree = max(trees) if trees else float("nan")
             outputs = ok[0]["outputs"]
             if verdict is None:
                 state = "not checked"
@@ -152,8 +162,10 @@ def main():
                 name += " (INVALID)"
             lines.append(f"| {name} | {fmt(wall)} | {fmt(cpu)} | {fmt(rss, 0)} | {fmt(tree, 0)} | "
                          f"{fmt(outputs / wall, 1)} | {ratio} | {state} |")
-        lines += ["", f"{len(set(r['rep'] for r in rows))} repetition(s), round-robin over the tools; "
-                  "every tool starts from an empty output folder.", ""]
+        sampled = len(set(r["rep"] for r in rows if r["section"] == "compare-rss"))
+        lines += ["", f"{len(set(r['rep'] for r in timed(rows)))} timed repetition(s) and {sampled} with the "
+                  "process trees' memory sampled, round-robin over the tools; every tool starts from an "
+                  "empty output folder.", ""]
 
     if tiny:
         lines += ["## Incremental: ThumbForge on tiny sources", "",
@@ -189,8 +201,10 @@ def main():
         lines.append("")
 
     lines += targets(compare, tiny, growth, corpora, verdicts)
-    lines += ["Peak RSS (largest process) is GNU time's %M (ru_maxrss); the process-tree figure is "
-              "sampled every 20 ms and sums every process (Pool workers, xargs children). "
+    lines += ["Peak RSS (largest process) is GNU time's %M (ru_maxrss), the largest of every run; the "
+              "process-tree figure is sampled every 20 ms in runs of its own (the sampler's wake-ups "
+              "would take turns from the timed runs' threads) and sums every process (Pool workers, "
+              "xargs children). "
               "Outputs are verified by Scripts/bench/check.py: count, format, exact pixel size, "
               "flag alpha (transparent corners, opaque centre, anti-aliased edge, dark border) "
               "and a content fingerprint against the master.", ""]

@@ -14,17 +14,21 @@ struct FileStamp: Codable, Sendable, Equatable {
   static func current(at path: String) -> (byteSize: Int, modified: Int64)? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    return facts(info)
+    return info.sizeAndModified
   }
 
   /// Reads size and mtime of a file in `folder` (nil when the file is missing).
   static func current(at relativePath: String, in folder: OpenFolder) -> (
     byteSize: Int, modified: Int64
   )? {
-    folder.info(of: relativePath).map(facts)
+    folder.info(of: relativePath).map(\.sizeAndModified)
   }
+}
 
-  private static func facts(_ info: stat) -> (byteSize: Int, modified: Int64) {
-    (Int(info.st_size), info.modifiedNanoseconds)
+extension FileStamp {
+  /// A stamp of the file whose size and modification time are `facts` (from ``current(at:)``
+  /// or ``AtomicFile/write(_:to:durable:)``) and whose content hash is `hash`.
+  init(_ facts: (byteSize: Int, modified: Int64), hash: String) {
+    self.init(byteSize: facts.byteSize, modified: facts.modified, hash: hash)
   }
 }

@@ -104,7 +104,7 @@ extension BuildEngine {
       }
       guard let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(path).path)
       else { return }
-      cache.outputs[path] = FileStamp(byteSize: stat.byteSize, modified: stat.modified, hash: hash)
+      cache.outputs[path] = FileStamp(stat, hash: hash)
       changed = true
     }
     // Up-to-date imagesets were stamped while deciding; written and kept ones may not be.

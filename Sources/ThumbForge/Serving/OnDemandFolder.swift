@@ -73,9 +73,7 @@ package struct OnDemandFolder: Sendable {
   }
 
   private static func stamp(of file: URL) -> FileStamp? {
-    FileStamp.current(at: file.path).map {
-      FileStamp(byteSize: $0.byteSize, modified: $0.modified, hash: "")
-    }
+    FileStamp.current(at: file.path).map { FileStamp($0, hash: "") }
   }
 
   /// The folder loaded again when any master, the configuration or the catalog's manifest

@@ -41,7 +41,7 @@ enum AtomicFile {
       }
       // A rename changes the file's change time, not its size or modification time.
       guard rename(temporary, path) == 0 else { throw posixError(path) }
-      return (Int(info.st_size), info.modifiedNanoseconds)
+      return info.sizeAndModified
     } catch {
       unlink(temporary)
       throw error

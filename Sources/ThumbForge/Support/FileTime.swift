@@ -13,6 +13,9 @@ extension timespec {
 }
 
 extension stat {
+  /// Size and modification time: what a file stamp keeps of a `stat` (or an `fstat`).
+  var sizeAndModified: (byteSize: Int, modified: Int64) { (Int(st_size), modifiedNanoseconds) }
+
   /// Modification time in nanoseconds: `st_mtim` on Linux, `st_mtimespec` on Darwin.
   var modifiedNanoseconds: Int64 {
     #if os(Linux)

@@ -17,16 +17,14 @@ struct CatalogWriter: Sendable {
       // Not durable: the manifest's hashes catch a file a crash left incomplete.
       let written = try AtomicFile.write(
         file.bytes, to: catalog.appendingPathComponent(file.output.path).path, durable: false)
-      stamps[file.output.path] = FileStamp(
-        byteSize: written.byteSize, modified: written.modified, hash: file.hash)
+      stamps[file.output.path] = FileStamp(written, hash: file.hash)
     }
     let contents = Array(set.contents.utf8)
     let contentsPath = set.folder + "/Contents.json"
     let contentsHash = ContentHash.of(contents)
     let written = try AtomicFile.write(
       contents, to: catalog.appendingPathComponent(contentsPath).path, durable: false)
-    stamps[contentsPath] = FileStamp(
-      byteSize: written.byteSize, modified: written.modified, hash: contentsHash)
+    stamps[contentsPath] = FileStamp(written, hash: contentsHash)
     removeDropped(previous, keeping: Set(files.map(\.output.path)))
     let entry = ManifestImageSet(
       asset: source.qualifiedName, group: source.group, recipe: set.recipe.name,

@@ -6,7 +6,9 @@
 /// - An opaque raster image is never held whole: every resize is made while it is decoded
 ///   (``resizedInOnePass(_:alsoHalve:)``, strips, libjpeg-turbo's rows where it may), and
 ///   outputs under half its size come from a half-size copy made in the same pass and its
-///   box-halved levels (``Pyramid``), when at least two of them can.
+///   box-halved levels (``Pyramid``), when at least two of them can. On a large master,
+///   outputs at most ⅔ the size of another whole-frame output are resized from it
+///   (``finerLevels(_:base:)``).
 /// - A vector master (SVG, PDF) is rasterised afresh at each output's size
 ///   (``rasterise(path:width:for:failOn:profile:then:)``): never resampled from a raster.
 ///

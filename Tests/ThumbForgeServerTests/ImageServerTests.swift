@@ -26,27 +26,13 @@ struct ImageServerTests {
     ]
     let built = try expected.map { try harness.catalogFile($0.1) }
     let (server, app) = try harness.server()
-    try await app.test(.router) { client in
-      for ((uri, _), bytes) in zip(expected, built) {
-        try await client.execute(uri: uri, method: .get) { response in
-          #expect(response.status == .ok, "\(uri)")
-          #expect(response.bytes == bytes, "\(uri)")
-        }
-      }
-    }
+    try await ServerHarness.expectServed(expected.map(\.0), bytes: built, by: app)
     #expect(server.renderCount == 0)  // all from the catalog
 
     // Without the catalog every output is rendered, to the same bytes.
     try FileManager.default.removeItem(at: harness.catalog)
     let (fresh, app2) = try harness.server()
-    try await app2.test(.router) { client in
-      for ((uri, _), bytes) in zip(expected, built) {
-        try await client.execute(uri: uri, method: .get) { response in
-          #expect(response.status == .ok, "\(uri)")
-          #expect(response.bytes == bytes, "\(uri)")
-        }
-      }
-    }
+    try await ServerHarness.expectServed(expected.map(\.0), bytes: built, by: app2)
     // One render per source job: the photo's three outputs come from one job.
     #expect(fresh.renderCount == 3)
   }

@@ -1,6 +1,4 @@
 import Foundation
-import HTTPTypes
-import HummingbirdTesting
 import Testing
 import ThumbForge
 import ThumbForgeTestSupport
@@ -38,14 +36,7 @@ struct ServeFinerLevelTests {
     let built = try expected.map { try harness.catalogFile($0.1) }
     try FileManager.default.removeItem(at: harness.catalog)
     let (server, app) = try harness.server()
-    try await app.test(.router) { client in
-      for ((uri, _), bytes) in zip(expected, built) {
-        try await client.execute(uri: uri, method: .get) { response in
-          #expect(response.status == .ok, "\(uri)")
-          #expect(response.bytes == bytes, "\(uri)")
-        }
-      }
-    }
+    try await ServerHarness.expectServed(expected.map(\.0), bytes: built, by: app)
     #expect(server.renderCount == 1)  // one job for the master's every output
   }
 }

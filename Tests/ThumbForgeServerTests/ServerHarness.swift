@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Testing
 import ThumbForge
 import ThumbForgeTestSupport
 
@@ -71,6 +73,20 @@ struct ServerHarness {
     var logger = Logger(label: "test")
     logger.logLevel = .critical
     return try ServeRunner.makeApplication(options, environment: environment, logger: logger)
+  }
+
+  /// Requests each of `uris` from `app` and expects a 200 with the matching `bytes`.
+  static func expectServed(
+    _ uris: [String], bytes: [[UInt8]], by app: some ApplicationProtocol
+  ) async throws {
+    try await app.test(.router) { client in
+      for (uri, expected) in zip(uris, bytes) {
+        try await client.execute(uri: uri, method: .get) { response in
+          #expect(response.status == .ok, "\(uri)")
+          #expect(response.bytes == expected, "\(uri)")
+        }
+      }
+    }
   }
 
   /// The bytes of a catalog file.

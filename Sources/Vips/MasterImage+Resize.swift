@@ -124,6 +124,15 @@ extension MasterImage {
     return finer
   }
 
+  /// The parameters that decide which image each resize of a job starts from (the
+  /// half-size copy's gap, the finer levels' gap and smallest master), part of every
+  /// imageset's key: changing one changes the bytes of outputs, so catalogs built before are
+  /// re-rendered.
+  package static var strategyKey: String {
+    "half-gap=\(Pyramid.gap) finer-gap=\(finerGap.numerator)/\(finerGap.denominator)"
+      + " finer-min=\(finerLevelMinimumPixels)"
+  }
+
   /// How many times larger than an output a finer level must be on each axis (3/2): the
   /// smallest ratio measured at 51 dB or more (see ``finerLevels(_:)``).
   package static let finerGap = (numerator: 3, denominator: 2)

@@ -149,9 +149,11 @@ struct Planner: Sendable {
   }
 
   /// What every imageset's key includes besides the imageset itself: the tool and libvips
-  /// versions and the strictness of decoding, which may change pixels without a plan change.
+  /// versions, the strictness of decoding and the resize strategy's parameters, which may
+  /// change pixels without a plan change.
   var keyHeader: String {
     "tool=\(ToolVersion.current)\nvips=\(vipsVersion)\nfail-on=\(config.failOn.rawValue)\n"
+      + "resize=\(MasterImage.strategyKey)\n"
   }
 
   /// One imageset of `source`, with its `Contents.json` text; its key is given by ``plan(_:)``

@@ -68,7 +68,7 @@ extension MasterImage {
       // The requests one level serves are made in one pass over it (its rows interleaved
       // once for all of them), then encoded and let go smallest first.
       var levels: [(source: VipsImage, requests: [ResizeRequest])] = []
-      for request in Self.distinct(requests) where !direct.contains(request) {
+      for request in Self.distinct(remaining) where !direct.contains(request) {
         let source = try pyramid.source(for: request.size)
         if let index = levels.firstIndex(where: { $0.source === source }) {
           levels[index].requests.append(request)

@@ -86,3 +86,40 @@ import Vips
     }
   }
 }
+
+extension FinerLevelTests {
+  /// Requests of another kernel have no finer level: two small ones still share the
+  /// half-size copy, and every request is made once, from one source.
+  @Test func finerLevelsAndTheHalfSizeCopyServeEachRequestOnce() throws {
+    try withTemporaryDirectory { directory in
+      let sample = try VipsImage.load(
+        path: Fixtures.packageRoot.appendingPathComponent("Assets/Resorts/les-arcs@2x.jpg").path)
+      let file = try Fixtures.write(
+        try sample.resize(width: 3072, height: 1536, region: nil), as: .jpeg, named: "large.jpg",
+        in: directory)
+      let level = ResizeRequest(width: 2048, height: 1024)
+      let fromLevel = ResizeRequest(width: 1024, height: 512)
+      let cubicSmall = ResizeRequest(width: 600, height: 300, kernel: .cubic)
+      let cubicSmaller = ResizeRequest(width: 500, height: 250, kernel: .cubic)
+      let requests = [level, fromLevel, cubicSmall, cubicSmaller, fromLevel]
+      let master = try MasterImage(path: file.path, resizes: requests)
+      var served: [Int: Int] = [:]
+      var made: [Int: VipsImage] = [:]
+      try master.resize(requests) { indices, image in
+        for index in indices {
+          served[index, default: 0] += 1
+          made[index] = image
+        }
+      }
+      #expect(served == [0: 1, 1: 1, 2: 1, 3: 1, 4: 1])
+      let levelImage = try #require(made[0])
+      let expected = try levelImage.resize(width: 1024, height: 512, region: nil)
+      #expect(try made[1]?.pixelBytes() == expected.pixelBytes())
+      #expect(made[1] === made[4])
+      for index in [2, 3] {
+        let image = try #require(made[index])
+        #expect(image.width == requests[index].width && image.height == requests[index].height)
+      }
+    }
+  }
+}

@@ -53,7 +53,8 @@ extension MasterImage {
     _ requests: [ResizeRequest], then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {
     let size = (width: image.width, height: image.height)
-    let finer = Self.finerLevels(Self.distinct(requests), base: size)
+    let distinct = Self.distinct(requests)
+    let finer = Self.finerLevels(distinct, base: size)
     let remaining = requests.filter { finer[$0] == nil }
     let fromHalf = remaining.map { Pyramid.level(for: $0.size, base: size) > 0 }
     let halve = fromHalf.filter { $0 }.count >= 2
@@ -83,7 +84,7 @@ extension MasterImage {
     }
     // Then the outputs made from a larger output of the pass, in one pass over it each.
     for level in direct where finer.values.contains(level) {
-      let group = Self.distinct(requests).filter { finer[$0] == level }
+      let group = distinct.filter { finer[$0] == level }
       let source = images[direct.firstIndex(of: level)!]
       var made = try source.resizedInOnePass(group, alsoHalve: false).images
       try Self.serveSmallestFirst(group, &made, to: requests, then: use)
@@ -134,7 +135,7 @@ extension MasterImage {
   }
 
   /// How many times larger than an output a finer level must be on each axis (3/2): the
-  /// smallest ratio measured at 51 dB or more (see ``finerLevels(_:)``).
+  /// smallest ratio measured at 51 dB or more (see ``finerLevels(_:base:)``).
   package static let finerGap = (numerator: 3, denominator: 2)
 
   /// Finer levels are only used for files of at least this many pixels (4 MP, after

@@ -7,9 +7,9 @@
 /// Every imageset of one source shares what the source's plan as a whole decides: the master
 /// is decoded once, shrunk on load for the largest output of the job, and small outputs may
 /// come from a half-size copy made in the same pass or from a larger output of the job. So
-/// the key of each imageset covers the
-/// whole job: a change to one recipe re-renders every imageset of the sources it applies to,
-/// and an incremental build gives the same bytes as a fresh one.
+/// the key of each imageset covers the whole job: a change to one recipe re-renders every
+/// imageset of the sources it applies to, and an incremental build gives the same bytes as a
+/// fresh one.
 final class ImageSetKeyMaker {
   /// The tool and library versions and settings that apply to every imageset.
   let header: String

@@ -181,6 +181,12 @@ fi
 
 # ---------------------------------------------------------------- machine info
 INFO=$WORK/info-$MODE.json
+# The previous comparison's machine info and verdict (its ThumbForge outputs' hashes) are
+# kept beside the new ones: report.py says whether ThumbForge's bytes changed since.
+if want compare && [ -f "$INFO" ] && [ -f "$WORK/verdict-$MODE.json" ]; then
+  cp "$INFO" "$WORK/info-$MODE.previous.json"
+  cp "$WORK/verdict-$MODE.json" "$WORK/verdict-$MODE.previous.json"
+fi
 if want compare || [ ! -f "$INFO" ]; then
   "$MAINPY" - "$INFO" "$MODE" "$REPS" "$WORK" "$TF" <<'EOF2'
 import json, os, platform, subprocess, sys, datetime
@@ -215,6 +221,10 @@ EOF2
 fi
 
 info_set() { "$MAINPY" -c 'import json,sys; p,k,v=sys.argv[1:4]; d=json.load(open(p)); d.setdefault("corpora",{}) if k.startswith("corpora.") else None; (d["corpora"].__setitem__(k[8:], v) if k.startswith("corpora.") else d.__setitem__(k, v)); json.dump(d, open(p,"w"), indent=1)' "$INFO" "$1" "$2"; }
+# The source tree the run measured (the binary is built from it unless --only skipped the build).
+if want compare; then
+  info_set source "$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+fi
 
 # ---------------------------------------------------------------- outputs of earlier runs
 # Earlier outputs are moved into bench-work/trash, not deleted, while tools are timed; the

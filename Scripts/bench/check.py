@@ -10,8 +10,13 @@ with alpha have it. Content: a 12x12 fingerprint of the output must be close (me
 RGB difference) to the same region of the master, so a blank, shifted or stretched image fails.
 With --manifest, ThumbForge's own manifest must list exactly the planned files and sizes
 (the plan and ThumbForge agree on the workload).
+
+Each tool's verdict also records the total bytes of its planned outputs and the SHA-256 of
+each one, for report.py's comparison of output sizes and of ThumbForge's bytes with the
+previous run's.
 """
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -71,6 +76,15 @@ class References:
 def interior(image):
     """The middle of a flag, away from the mask and border."""
     return image.crop(image.width // 4, image.height // 4, max(1, image.width // 2), max(1, image.height // 2))
+
+
+def file_hashes(out_dir, paths):
+    """{path: SHA-256 hex} of the files `paths` (relative to `out_dir`)."""
+    hashes = {}
+    for path in sorted(paths):
+        with open(os.path.join(out_dir, path), "rb") as f:
+            hashes[path] = hashlib.sha256(f.read()).hexdigest()
+    return hashes
 
 
 def check_tool(plan, refs, out_dir):
@@ -136,8 +150,11 @@ def check_tool(plan, refs, out_dir):
                 problems.append(f"{path}: content differs from the master (mean |ΔRGB| {diff:.1f} > {limit})")
         except pyvips.Error as error:
             problems.append(f"{path}: unreadable ({str(error).splitlines()[0]})")
-    return {"valid": not problems, "checked": len(found & set(expected)), "expected": len(expected),
-            "worst_diff": round(worst, 2), "problems": problems}
+    present = found & set(expected)
+    return {"valid": not problems, "checked": len(present), "expected": len(expected),
+            "worst_diff": round(worst, 2), "problems": problems,
+            "bytes": sum(os.path.getsize(os.path.join(out_dir, p)) for p in present),
+            "hashes": file_hashes(out_dir, present)}
 
 
 def check_manifest(plan, manifest_path):

@@ -10,6 +10,9 @@ peer's median wall time / ThumbForge's on the same corpus (> 1 means ThumbForge 
 Times come from the full builds' timed runs (section `compare`, nothing sampling beside them);
 the largest process's peak RSS from every run, the process tree's from the runs that sampled it
 (section `compare-rss`).
+
+With verdict-MODE.previous.json and info-MODE.previous.json (bench.sh keeps the previous
+comparison's), the issue 26 table also says whether ThumbForge's outputs kept their bytes.
 """
 import argparse
 import json
@@ -32,6 +35,13 @@ def load(path):
         return []
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def load_json(path):
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
 
 
 def med(values):
@@ -98,6 +108,69 @@ def targets(compare, tiny, growth, corpora, verdicts):
     return out + [""]
 
 
+def issue26(compare, corpora, verdicts, previous, previous_info):
+    """Issue 26's targets, from this run alone: per corpus, ThumbForge's wall ÷ Pillow-SIMD's,
+    output bytes ÷ Pillow-SIMD's, cores busy, peak RSS against Pillow-SIMD's process tree,
+    and whether ThumbForge's outputs have the previous run's bytes; then each repetition.
+
+    Wall ratio: of the medians (as in the tables above), with the median and range of the
+    per-repetition ratios beside it (each repetition runs the tools back to back, so its
+    ratio is less exposed to the machine's speed changing over the run). Cores busy: a
+    run's CPU ÷ its wall, median over the repetitions, with their range."""
+    limits = {"small": 0.6}
+    rows, reps_lines = [], []
+    for corpus in corpora:
+        if corpus != "small" and not corpus.startswith("large"):
+            continue
+        runs = {t: {r["rep"]: r for r in timed(compare)
+                    if r["corpus"] == corpus and r["tool"] == t and r["rc"] == 0}
+                for t in ("thumbforge", "pillow-simd")}
+        tf, simd = runs["thumbforge"], runs["pillow-simd"]
+        if not tf or not simd:
+            continue
+        limit = limits.get(corpus, 0.5)
+        ratio = med([r["wall"] for r in tf.values()]) / med([r["wall"] for r in simd.values()])
+        paired = [tf[k]["wall"] / simd[k]["wall"] for k in sorted(set(tf) & set(simd))]
+        rows.append((f"`{corpus}`: wall ÷ Pillow-SIMD's", f"≤ {limit}",
+                     f"{ratio:.3f} (per repetition: median {med(paired):.3f}, "
+                     f"{min(paired):.3f}–{max(paired):.3f})", ratio <= limit))
+        v = verdicts.get(corpus, {})
+        if "bytes" in v.get("thumbforge", {}) and "bytes" in v.get("pillow-simd", {}):
+            share = v["thumbforge"]["bytes"] / v["pillow-simd"]["bytes"]
+            rows.append((f"`{corpus}`: output bytes ÷ Pillow-SIMD's", "≤ 1",
+                         f"{share:.4f} ({v['thumbforge']['bytes']:,} / {v['pillow-simd']['bytes']:,})",
+                         share <= 1))
+        cores = [(r["user"] + r["sys"]) / r["wall"] for r in tf.values()]
+        rows.append((f"`{corpus}`: cores busy (CPU ÷ wall)", "≥ 1.8",
+                     f"{med(cores):.2f} ({min(cores):.2f}–{max(cores):.2f})", med(cores) >= 1.8))
+        every = [r for r in compare if r["corpus"] == corpus and r["rc"] == 0]
+        tf_rss = max(r["maxrss_mb"] for r in every if r["tool"] == "thumbforge")
+        trees = [r["tree_rss_mb"] for r in every if r["tool"] == "pillow-simd" and r.get("tree_rss_mb") is not None]
+        if trees:
+            rows.append((f"`{corpus}`: peak RSS ≤ Pillow-SIMD's (its process tree)", "≤ 1",
+                         f"{tf_rss:.0f} vs {max(trees):.0f} MB", tf_rss <= max(trees)))
+        now = v.get("thumbforge", {}).get("hashes")
+        before = previous.get(corpus, {}).get("thumbforge", {}).get("hashes")
+        if now and before:
+            differ = sorted(p for p in set(now) | set(before) if now.get(p) != before.get(p))
+            source = previous_info.get("source", "an unrecorded source")
+            state = "all identical" if not differ else f"{len(differ)} of {len(now)} differ, e.g. {differ[0]}"
+            rows.append((f"`{corpus}`: ThumbForge's outputs against the previous run ({source}, "
+                         f"{previous_info.get('date', '?')})", "same bytes unless a default changed",
+                         state, None if differ else True))
+        reps_lines += [f"| {corpus} | {k} | {tf[k]['wall']:.3f} | {tf[k]['user'] + tf[k]['sys']:.3f} | "
+                       f"{(tf[k]['user'] + tf[k]['sys']) / tf[k]['wall']:.2f} | {simd[k]['wall']:.3f} | "
+                       f"{tf[k]['wall'] / simd[k]['wall']:.3f} |" for k in sorted(set(tf) & set(simd))]
+    if not rows:
+        return []
+    met = {True: "yes", False: "**no**", None: "see the change"}
+    out = ["## Issue 26 targets", "", "| target | limit | measured | met |", "|---|---|---|---|"]
+    out += [f"| {a} | {b} | {c} | {met[ok]} |" for a, b, c, ok in rows]
+    out += ["", "| corpus | repetition | ThumbForge wall s | CPU s | cores | Pillow-SIMD wall s | ratio |",
+            "|---|---:|---:|---:|---:|---:|---:|"] + reps_lines
+    return out + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", required=True)
@@ -107,6 +180,8 @@ def main():
     info = json.load(open(os.path.join(w, f"info-{m}.json"))) if os.path.exists(os.path.join(w, f"info-{m}.json")) else {}
     verdicts = json.load(open(os.path.join(w, f"verdict-{m}.json"))) if os.path.exists(os.path.join(w, f"verdict-{m}.json")) else {}
     compare = load(os.path.join(w, f"results-{m}-compare.jsonl"))
+    previous = load_json(os.path.join(w, f"verdict-{m}.previous.json"))
+    previous_info = load_json(os.path.join(w, f"info-{m}.previous.json"))
     tiny = load(os.path.join(w, f"results-{m}-tiny.jsonl"))
     growth = load(os.path.join(w, f"results-{m}-growth.jsonl"))
     labels = dict(LABELS)
@@ -117,7 +192,7 @@ def main():
     if info:
         lines += ["| machine | |", "|---|---|"]
         for key in ("date", "cpu", "nproc", "memory", "load", "load_end", "libvips", "swift", "python", "pillow",
-                    "pillow_simd", "pyvips", "thumbforge", "reps", "command"):
+                    "pillow_simd", "pyvips", "thumbforge", "source", "reps", "command"):
             if key in info:
                 lines.append(f"| {key.replace('_', ' ')} | {info[key]} |")
         lines.append("")
@@ -201,6 +276,7 @@ def main():
         lines.append("")
 
     lines += targets(compare, tiny, growth, corpora, verdicts)
+    lines += issue26(compare, corpora, verdicts, previous, previous_info)
     lines += ["Peak RSS (largest process) is GNU time's %M (ru_maxrss), the largest of every run; the "
               "process-tree figure is sampled every 20 ms in runs of its own (the sampler's wake-ups "
               "would take turns from the timed runs' threads) and sums every process (Pool workers, "

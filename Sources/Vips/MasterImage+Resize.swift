@@ -7,7 +7,8 @@
 ///   (``resizedInOnePass(_:alsoHalve:)``, strips, libjpeg-turbo's rows where it may), and
 ///   outputs under half its size come from a half-size copy made in the same pass and its
 ///   box-halved levels (``Pyramid``), when at least two of them can. On a large master,
-///   outputs at most ⅔ the size of another whole-frame output are resized from it
+///   the other outputs (those the pyramid would resize from the full-size image) are
+///   resized from another whole-frame output at least 3/2 their size, when there is one
 ///   (``finerLevels(_:base:)``).
 /// - A vector master (SVG, PDF) is rasterised afresh at each output's size
 ///   (``rasterise(path:width:for:failOn:profile:then:)``): never resampled from a raster.
@@ -95,12 +96,14 @@ extension MasterImage {
   /// The finer level of each request that has one: a whole-frame resize (no region, the
   /// same kernel) made from the file in the same job and at least ``finerGap`` times the
   /// request's size on both axes, from which the request is resized instead of from the
-  /// file. A photo's 1x, fit, fill and tile outputs then come from its 2x variant rather
-  /// than from the whole decode: each is a fraction of the work, and the difference from a
-  /// resize of the whole decode is far below what JPEG encoding changes (51–58 dB PSNR on
-  /// the benchmark's 12–24 MP photos, against 46–54 dB for the box-halved level libvips,
-  /// Pillow and ``Pyramid`` use). Levels are never chained: a level is made from the file
-  /// (of `base` pixels), never from the half-size copy.
+  /// file. Only requests the pyramid would resize from the full-size image have one (those
+  /// over a quarter of the master: a photo's 1x variant, and fills, fits and tiles that
+  /// large); smaller ones keep their box-halved level, which is cheaper still, and whose
+  /// files come out smaller (a resize of a Lanczos-3 resize keeps a little more of the
+  /// highest frequencies: 0.2–0.9 % larger JPEGs). The difference from a resize of the
+  /// whole decode is far below what JPEG encoding changes (51–58 dB PSNR on the benchmark's
+  /// 12–24 MP photos). Levels are never chained: a level is made from the file (of `base`
+  /// pixels), never from the half-size copy.
   package static func finerLevels(
     _ distinct: [ResizeRequest], base: (width: Int, height: Int)
   ) -> [ResizeRequest: ResizeRequest] {
@@ -109,16 +112,15 @@ extension MasterImage {
     var finer: [ResizeRequest: ResizeRequest] = [:]
     let largestFirst = distinct.sorted { $0.width * $0.height > $1.width * $1.height }
     for request in largestFirst {
+      let fromFile = Pyramid.level(for: request.size, base: base) == 0
       let level = levels.last { level in
-        level.kernel == request.kernel
+        fromFile && level.kernel == request.kernel
           && level.width * finerGap.denominator >= request.width * finerGap.numerator
           && level.height * finerGap.denominator >= request.height * finerGap.numerator
       }
       if let level {
         finer[request] = level
-      } else if request.region == nil && request.kernel != .nearest
-        && Pyramid.level(for: request.size, base: base) == 0
-      {
+      } else if request.region == nil && request.kernel != .nearest && fromFile {
         levels.append(request)
       }
     }
@@ -131,7 +133,7 @@ extension MasterImage {
   /// re-rendered.
   package static var strategyKey: String {
     "half-gap=\(Pyramid.gap) finer-gap=\(finerGap.numerator)/\(finerGap.denominator)"
-      + " finer-min=\(finerLevelMinimumPixels)"
+      + " finer-min=\(finerLevelMinimumPixels) finer-for=full-size-resizes"
   }
 
   /// How many times larger than an output a finer level must be on each axis (3/2): the

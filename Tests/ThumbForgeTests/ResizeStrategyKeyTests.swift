@@ -13,7 +13,9 @@ import Vips
       config: try ConfigLoader.parse("output: out.xcassets\n", file: "t.yml"),
       vipsVersion: "8.14.1", savableFormats: [.png, .jpeg], unsavableReasons: [:])
     #expect(planner.keyHeader.contains("\nresize=\(MasterImage.strategyKey)\n"))
-    #expect(MasterImage.strategyKey == "half-gap=2 finer-gap=3/2 finer-min=4000000")
+    #expect(
+      MasterImage.strategyKey
+        == "half-gap=2 finer-gap=3/2 finer-min=4000000 finer-for=full-size-resizes")
     let plan = planner.plan([PlannerTests.photoSource])
     let keys = plan.jobs.flatMap(\.imageSets).map(\.key)
     #expect(!keys.isEmpty)

@@ -21,9 +21,18 @@ import Vips
     let finer = MasterImage.finerLevels(
       [Self.twoX, Self.oneX, Self.fit, Self.fill, Self.tile], base: Self.photo)
     #expect(finer[Self.twoX] == nil)
-    for request in [Self.oneX, Self.fit, Self.fill, Self.tile] {
+    for request in [Self.oneX, Self.fit, Self.fill] {
       #expect(finer[request] == Self.twoX, "\(request)")
     }
+  }
+
+  /// The tile (800×600 before its cut) is under a quarter of the photo (its half-size copy,
+  /// 2000×1500, is twice its size): the pyramid resizes it from that copy, as before finer
+  /// levels, not from the 2x variant. The fit (1024×768) is over a quarter: from the 2x.
+  @Test func outputsThePyramidServesKeepIt() {
+    let finer = MasterImage.finerLevels([Self.twoX, Self.tile, Self.fit], base: Self.photo)
+    #expect(finer[Self.tile] == nil)
+    #expect(finer[Self.fit] == Self.twoX)
   }
 
   @Test func onlyAWholeFrameResizeWithTheSameKernelAndTheGapIsALevel() {

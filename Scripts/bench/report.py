@@ -142,7 +142,7 @@ def issue26(compare, corpora, verdicts, previous, previous_info):
                          share <= 1))
         cores = [(r["user"] + r["sys"]) / r["wall"] for r in tf.values()]
         rows.append((f"`{corpus}`: cores busy (CPU ÷ wall)", "≥ 1.8",
-                     f"{med(cores):.2f} ({min(cores):.2f}–{max(cores):.2f})", med(cores) >= 1.8))
+                     f"{med(cores):.3f} ({min(cores):.3f}–{max(cores):.3f})", med(cores) >= 1.8))
         every = [r for r in compare if r["corpus"] == corpus and r["rc"] == 0]
         tf_rss = max(r["maxrss_mb"] for r in every if r["tool"] == "thumbforge")
         trees = [r["tree_rss_mb"] for r in every if r["tool"] == "pillow-simd" and r.get("tree_rss_mb") is not None]

@@ -69,13 +69,10 @@ def main():
                 entry["bytes"][i] += os.path.getsize(path)
     a, b = args.labels
     print(f"{'kind':<10} {'outputs':>7} {'PSNR ' + a:>12} {'PSNR ' + b:>12} {'bytes ' + a:>14} {'bytes ' + b:>14}  ratio")
-    every = {"n": 0, "psnr": [0.0, 0.0], "bytes": [0, 0]}
+    every = {"n": sum(e["n"] for e in totals.values()),
+             "psnr": [sum(e["psnr"][i] for e in totals.values()) for i in (0, 1)],
+             "bytes": [sum(e["bytes"][i] for e in totals.values()) for i in (0, 1)]}
     for kind, entry in sorted(totals.items()) + [("all", every)]:
-        if kind != "all":
-            every["n"] += entry["n"]
-            for i in (0, 1):
-                every["psnr"][i] += entry["psnr"][i]
-                every["bytes"][i] += entry["bytes"][i]
         n = entry["n"]
         if n == 0:
             continue

@@ -177,8 +177,8 @@ def main():
     ap.add_argument("--mode", required=True)
     args = ap.parse_args()
     w, m = args.work, args.mode
-    info = json.load(open(os.path.join(w, f"info-{m}.json"))) if os.path.exists(os.path.join(w, f"info-{m}.json")) else {}
-    verdicts = json.load(open(os.path.join(w, f"verdict-{m}.json"))) if os.path.exists(os.path.join(w, f"verdict-{m}.json")) else {}
+    info = load_json(os.path.join(w, f"info-{m}.json"))
+    verdicts = load_json(os.path.join(w, f"verdict-{m}.json"))
     compare = load(os.path.join(w, f"results-{m}-compare.jsonl"))
     previous = load_json(os.path.join(w, f"verdict-{m}.previous.json"))
     previous_info = load_json(os.path.join(w, f"info-{m}.previous.json"))

@@ -7,7 +7,7 @@ import Synchronization
   import Darwin
 #endif
 
-/// libvips' start-up on a thread of its own (``Vips/startEarly(warming:)``), finished by
+/// libvips' start-up on a thread of its own (``Vips/startEarly(warming:first:)``), finished by
 /// the first call that needs libvips (``finish()``, from `Vips.initialize()`).
 ///
 /// The environment is changed on the calling thread only: while the new thread waits for
@@ -28,9 +28,12 @@ enum EarlyStart {
   private static let status = Atomic<Int32>(0)
   /// The operations whose classes the thread builds after start-up.
   private static let warming = Mutex<[String]>([])
+  /// What the thread runs before starting libvips (see ``Vips/startEarly(warming:first:)``).
+  private static let first = Mutex<(@Sendable () -> Void)?>(nil)
 
-  static func begin(warming operations: [String]) {
+  static func begin(warming operations: [String], first work: (@Sendable () -> Void)?) {
     warming.withLock { $0 = operations }
+    first.withLock { $0 = work }
     state.withLock { state in
       guard case .notAsked = state else { return }
       // The thread is started first, so that the system brings it up (a millisecond or
@@ -93,6 +96,7 @@ enum EarlyStart {
   private static func run() {
     state.withLock { _ in }
     guard go.load(ordering: .relaxed) else { return }
+    first.withLock { $0 }?()
     let result = Vips.start()
     if result == 0 {
       for name in warming.withLock({ $0 }) { warm(name) }

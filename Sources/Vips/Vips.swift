@@ -40,11 +40,15 @@ package enum Vips {
   ///
   /// `warming` names the operations (`jpegload`, `copy` …) whose classes the thread builds
   /// after start-up: the ones the caller is about to use. Their results never depend on it.
+  /// `work` runs on the thread first: a slow first use the caller needs sooner than libvips
+  /// (it must only read the environment; the first call that needs libvips waits for it too).
   ///
   /// Call it first thing in `main`, while no other thread runs: it changes the environment
   /// (libvips reads it). Later calls, and calls after libvips has started, do nothing.
-  package static func startEarly(warming operations: [String] = []) {
-    EarlyStart.begin(warming: operations)
+  package static func startEarly(
+    warming operations: [String] = [], first work: (@Sendable () -> Void)? = nil
+  ) {
+    EarlyStart.begin(warming: operations, first: work)
   }
 
   /// Starts libvips once; safe to call from any thread any number of times.

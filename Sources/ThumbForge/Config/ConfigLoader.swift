@@ -28,6 +28,13 @@ enum ConfigLoader {
     return (Config(), nil)
   }
 
+  /// Readies the YAML reader ahead of the first configuration: Yams compiles the regular
+  /// expressions that resolve scalars' types (about a millisecond and a half) on first use.
+  /// `LibvipsStart` calls it on its thread while the command line is parsed.
+  static func prepare() {
+    _ = Resolver.default
+  }
+
   /// Parses configuration text.
   static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
     let root: Node?

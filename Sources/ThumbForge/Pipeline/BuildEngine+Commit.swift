@@ -17,6 +17,16 @@ extension BuildEngine {
     let manifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
       catalog: workspace.catalogRelativeToManifest, groups: Array(groups), imageSets: entries)
+    // The probe cache needs nothing written here: it is made on another core while the
+    // manifest is encoded and flushed to disk (the run's last work, with the cores idle),
+    // and finished before the run ends, whatever happens here.
+    let stamped = BackgroundTask { [self] () -> Void in
+      updateProbeCache(
+        state.probeCache.value(), found: found, decision: decision, manifest: manifest,
+        written: writtenFolders,
+        stamps: rendered.reduce(into: [:]) { $0.merge($1.stamps) { _, later in later } })
+    }
+    defer { stamped.value() }
     try writeManifest(manifest, previous: previous, wroteImageSets: !writtenFolders.isEmpty)
     state.pending.clear()
     if let swiftFile = workspace.swiftFile {
@@ -24,10 +34,6 @@ extension BuildEngine {
         manifest, providesNamespace: workspace.config.providesNamespace,
         options: workspace.config.swiftAccessors, to: swiftFile)
     }
-    updateProbeCache(
-      state.probeCache.value(), found: found, decision: decision, manifest: manifest,
-      written: writtenFolders,
-      stamps: rendered.reduce(into: [:]) { $0.merge($1.stamps) { _, later in later } })
     return manifest
   }
 

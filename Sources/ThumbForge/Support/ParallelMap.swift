@@ -2,13 +2,17 @@ internal import Foundation
 
 /// Maps an array on every core, in contiguous chunks, keeping the order; each chunk gets its
 /// own `State` (e.g. a reusable encoder). For pure work of many small items, like planning.
+///
+/// `perChunk` is the fewest items worth a chunk of their own: below it, handing work to
+/// another thread costs more than it saves (256 for items of a few microseconds, like one
+/// stamp comparison; a handful for items of a tenth of a millisecond, like a job's plan).
 enum ParallelMap {
   static func map<Item: Sendable, Result: Sendable, State>(
-    _ items: [Item], _ transform: @escaping @Sendable (inout State, Item) -> Result,
+    _ items: [Item], perChunk: Int = 256,
+    _ transform: @escaping @Sendable (inout State, Item) -> Result,
     makingState makeState: @escaping @Sendable () -> State
   ) -> [Result] {
-    let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    let chunks = min(items.count / 256 + 1, cores)
+    let chunks = chunkCount(items.count, perChunk: perChunk)
     if chunks <= 1 {
       var state = makeState()
       return items.map { transform(&state, $0) }
@@ -31,10 +35,9 @@ enum ParallelMap {
   /// Splits `0..<count` into one contiguous range per core (one range when there are few
   /// items) and runs `body` on each concurrently; the results are in range order.
   static func chunked<Result: Sendable>(
-    count: Int, _ body: @escaping @Sendable (Range<Int>) -> Result
+    count: Int, perChunk: Int = 256, _ body: @escaping @Sendable (Range<Int>) -> Result
   ) -> [Result] {
-    let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    let chunks = min(count / 256 + 1, cores)
+    let chunks = chunkCount(count, perChunk: perChunk)
     if chunks <= 1 { return [body(0..<count)] }
     let size = (count + chunks - 1) / chunks
     var results = [Result?](repeating: nil, count: chunks)
@@ -46,5 +49,11 @@ enum ParallelMap {
       }
     }
     return results.map { $0! }
+  }
+
+  /// One chunk per `perChunk` items begun, at most one per core.
+  static func chunkCount(_ count: Int, perChunk: Int) -> Int {
+    let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    return min(count / max(1, perChunk) + 1, cores)
   }
 }

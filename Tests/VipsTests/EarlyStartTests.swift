@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import Synchronization
 import Testing
 import ThumbForgeTestSupport
 import Vips
@@ -55,6 +56,10 @@ import Vips
     #expect(early["operations"] != nil && early["operations"] == plain["operations"])
     #expect(early["operations"]?.contains("jpegload") == true, "\(early)")
     #expect(early["operations"]?.contains("nosuchoperation") == false, "\(early)")
+    // What the caller asked to run first ran on the start-up thread, and was over by the
+    // time libvips was first needed.
+    #expect(early["first"] == "other-thread", "\(early)")
+    #expect(plain["first"] == "not-run", "\(plain)")
   }
 
   @Test(
@@ -73,13 +78,24 @@ import Vips
     #expect(early["operations"] != nil && early["operations"] == plain["operations"])
   }
 
+  /// Where the child's `first` work ran: 0 not yet, 1 on the caller's thread, 2 on another.
+  static let firstRan = Atomic<Int>(0)
+  /// The thread that asked for the early start.
+  nonisolated(unsafe) static var caller = pthread_self()
+
   @Test(.enabled(if: childMode != nil, "runs only in the early-start child process"))
   func earlyStartChild() throws {
     if Self.childMode == "early" {
-      Vips.startEarly(warming: ["jpegload", "copy", "nosuchoperation"])
+      Self.caller = pthread_self()
+      Vips.startEarly(warming: ["jpegload", "copy", "nosuchoperation"]) {
+        let here = pthread_equal(pthread_self(), Self.caller) != 0
+        Self.firstRan.store(here ? 1 : 2, ordering: .sequentiallyConsistent)
+      }
     }
     let hidden = getenv("VIPSHOME").map { String(cString: $0) } ?? "unset"
     try Vips.initialize()
+    let first = ["not-run", "caller-thread", "other-thread"][
+      Self.firstRan.load(ordering: .sequentiallyConsistent)]
     let home = getenv("VIPSHOME").map { String(cString: $0) } ?? "unset"
     let errors = String(cString: vips_error_buffer())
     let found = Self.operations.filter { Vips.hasOperation($0) }
@@ -90,5 +106,6 @@ import Vips
     print("EARLY errors=\(errors)")
     print("EARLY operations=\(found.joined(separator: ","))")
     print("EARLY decoded=\(image.width)x\(image.height)")
+    print("EARLY first=\(first)")
   }
 }

@@ -111,16 +111,16 @@ extension MasterImage {
     var levels: [ResizeRequest] = []
     var finer: [ResizeRequest: ResizeRequest] = [:]
     let largestFirst = distinct.sorted { $0.width * $0.height > $1.width * $1.height }
-    for request in largestFirst {
-      let fromFile = Pyramid.level(for: request.size, base: base) == 0
+    // Requests the pyramid serves from its half-size copy neither get a level nor are one.
+    for request in largestFirst where Pyramid.level(for: request.size, base: base) == 0 {
       let level = levels.last { level in
-        fromFile && level.kernel == request.kernel
+        level.kernel == request.kernel
           && level.width * finerGap.denominator >= request.width * finerGap.numerator
           && level.height * finerGap.denominator >= request.height * finerGap.numerator
       }
       if let level {
         finer[request] = level
-      } else if request.region == nil && request.kernel != .nearest && fromFile {
+      } else if request.region == nil && request.kernel != .nearest {
         levels.append(request)
       }
     }

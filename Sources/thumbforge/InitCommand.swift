@@ -11,13 +11,15 @@ struct InitCommand: ParsableCommand {
       "Start an asset folder: a commented thumbforge.yml, or masters from an existing catalog.",
     discussion: """
       Without --from, writes a commented starter thumbforge.yml into the folder. With --from, \
-      copies the largest-scale image of each imageset of the catalog into the folder (named \
-      after the imageset, in folders after the catalog's groups: Icons/Logo@3x.png, \
-      Icons/Logo~dark@3x.png) and writes a thumbforge.yml whose build gives back the same \
-      imagesets. Never overwrites: when a file it would write exists, it writes nothing.
-      Exit 0 when everything was written, 1 when it was written but some imagesets or images \
-      could not be taken (each is listed), 2 when nothing was written (a file exists, the \
-      catalog is missing, or a usage error).
+      adopts an Xcode asset catalog: copies every set folder of it (.imageset, .colorset, \
+      .appiconset …) with all its files, and every group's Contents.json, into the folder at \
+      the same paths, and writes a thumbforge.yml whose output is the catalog itself, so that \
+      'thumbforge build FOLDER' gives the catalog back unchanged. Put the folder beside the \
+      catalog (not inside it). Never overwrites: when a file it would write exists, it writes \
+      nothing.
+      Exit 0 when everything was written, 1 when it was written but something will not come \
+      back as it was (each is listed), 2 when nothing was written (a file exists, the catalog \
+      is missing, or a usage error).
       """)
 
   @Argument(help: "The asset folder to write (created when missing).", completion: .directory)
@@ -35,7 +37,7 @@ struct InitCommand: ParsableCommand {
       if let from {
         let catalog = URL(fileURLWithPath: from).standardizedFileURL
         try StarterFolder.checkPlacement(catalog: catalog, folder: folderURL)
-        starter = try StarterFolder.fromCatalog(catalog)
+        starter = try StarterFolder.fromCatalog(catalog, folder: folderURL)
       } else {
         starter = StarterFolder.starter()
       }
@@ -44,7 +46,6 @@ struct InitCommand: ParsableCommand {
       FileHandle.standardError.write(Data("error: \(error)\n".utf8))
       throw ExitCode(2)
     }
-    for note in starter.notes { print("note: \(note)") }
     for problem in starter.problems {
       FileHandle.standardError.write(Data("warning: \(problem)\n".utf8))
     }
@@ -52,10 +53,11 @@ struct InitCommand: ParsableCommand {
     if from == nil {
       print("wrote \(config)")
     } else {
-      let masters = starter.files.count - 1
+      let copied = starter.files.count - 1
       print(
-        "wrote \(config) and \(masters) master\(masters == 1 ? "" : "s") from \(starter.imageSets) imageset\(starter.imageSets == 1 ? "" : "s")"
-          + (starter.problems.isEmpty ? "" : "; \(starter.problems.count) not taken (listed above)")
+        "wrote \(config) and \(copied) file\(copied == 1 ? "" : "s") of \(starter.sets) set\(starter.sets == 1 ? "" : "s") from \(from ?? "")"
+          + (starter.problems.isEmpty
+            ? "" : "; \(starter.problems.count) to look at (listed above)")
       )
     }
     throw ExitCode(starter.problems.isEmpty ? 0 : 1)

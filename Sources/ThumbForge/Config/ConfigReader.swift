@@ -78,9 +78,14 @@ struct ConfigReader {
   {
     let names = try node.strings()
     if names.isEmpty { throw node.error("list at least one recipe") }
-    for name in names where known[name] == nil {
-      throw node.error(
-        "unknown recipe '\(name)' (known: \(known.keys.sorted().joined(separator: ", ")))")
+    for name in names where known[name]?.kind.isNamedByRules != true {
+      if known[name] != nil {
+        throw node.error(
+          "'\(name)' applies to set folders (.imageset, .colorset …) by their extension, not by a rule"
+        )
+      }
+      let named = known.filter { $0.value.kind.isNamedByRules }.keys.sorted()
+      throw node.error("unknown recipe '\(name)' (known: \(named.joined(separator: ", ")))")
     }
     if Set(names).count != names.count { throw node.error("a recipe is listed twice") }
     return names
@@ -93,6 +98,11 @@ struct ConfigReader {
     var recipe: Recipe
     if let kindNode = pairs.first(where: { $0.0 == "kind" })?.1 {
       let kind = try kindNode.choice(RecipeKind.self)
+      guard kind.isNamedByRules else {
+        throw kindNode.error(
+          "'\(kind.rawValue)' is chosen by a set folder's extension (.imageset, .colorset …), not by a preset"
+        )
+      }
       if let base, base.kind == kind {
         recipe = base
       } else {
@@ -121,7 +131,7 @@ struct ConfigReader {
   }
 
   private func validate(_ recipe: Recipe, _ node: ConfigNode) throws(ConfigError) {
-    guard recipe.kind != .variants else { return }
+    guard recipe.kind != .variants, recipe.kind != .asIs else { return }
     let short = min(recipe.size.width, recipe.size.height)
     if recipe.cornerRadius > short / 2 {
       throw ConfigError(

@@ -13,7 +13,7 @@ extension RecipeParameter {
       case .fill: PointSize(width: 400, height: 200)
       case .flag: PointSize(width: 40, height: 25)
       case .tile: PointSize(width: 300, height: 300)
-      case .appicon: PointSize(width: 0, height: 0)
+      case .appicon, .asIs: PointSize(width: 0, height: 0)
       }
     },
     RecipeParameter(
@@ -81,8 +81,9 @@ extension RecipeParameter {
       "JPEG: optimal Huffman tables (2–3 % smaller at quality 82, about twice the encoding time)."
     ) { _ in true },
     RecipeParameter(
-      "keep-metadata", \.keepMetadata, .bool, kinds: imageSets, effect: .encoding,
-      "Keep EXIF and ICC metadata instead of stripping it."
+      "keep-metadata", \.keepMetadata, .bool, kinds: imageSets.union([.asIs]),
+      effect: .encoding,
+      "Keep EXIF and ICC metadata instead of stripping it. In `as-is` sets: copy JPEG and PNG files byte for byte instead of dropping their EXIF, XMP, IPTC, comments and text chunks from the container (pixels and ICC profile are kept either way)."
     ) { _ in false },
     RecipeParameter(
       "template-rendering-intent", \.templateRenderingIntent,

@@ -46,7 +46,7 @@ struct RecipeParameter: Sendable {
 
   init<Value: Sendable>(
     _ key: String, _ field: WritableKeyPath<Recipe, Value>, _ type: ConfigValue<Value>,
-    kinds: Set<RecipeKind> = Set(RecipeKind.allCases), topLevel: Set<RecipeKind> = [],
+    kinds: Set<RecipeKind> = every, topLevel: Set<RecipeKind> = [],
     effect: RecipeEffect, _ summary: String,
     default value: @escaping @Sendable (RecipeKind) -> Value
   ) {
@@ -81,8 +81,8 @@ extension RecipeParameter {
   static let boxed: Set<RecipeKind> = [.fit, .fill, .flag, .tile]
   /// The kinds that crop to their box.
   static let cropping: Set<RecipeKind> = [.fill, .flag, .tile]
-  /// Every kind.
-  static let every = Set(RecipeKind.allCases)
-  /// The kinds that write an `.imageset` (all but `appicon`).
+  /// Every kind a rule can name (all but `as-is`, whose only key is `keep-metadata`).
+  static let every = Set(RecipeKind.allCases.filter(\.isNamedByRules))
+  /// The kinds that write an `.imageset` of their own making (all but `appicon`).
   static let imageSets = every.filter(\.makesImageSet)
 }

@@ -19,6 +19,11 @@ struct MasterCandidates {
   var problems: [Problem] = []
   /// Files that are not masters (not an error).
   var notes: [Problem] = []
+  /// Set folders and group `Contents.json` files, carried into the catalog as they are
+  /// (``SetFolder``): each folder's files, by the folder's asset-folder-relative path.
+  var carried: [String: [ScannedFile]] = [:]
+  /// The folder's own `Contents.json`: the catalog root's, when the build writes one.
+  var rootContents: ScannedFile?
 
   /// Sorts `files` of `folder` into masters, problems and notes.
   init(files: [ScannedFile], folder: URL, darkSuffix: String) {
@@ -28,6 +33,16 @@ struct MasterCandidates {
       if let prefix = Self.catalogPrefix(of: path) {
         catalogs[prefix, default: []].append(file)
         continue
+      }
+      switch SetFolder.place(of: path) {
+      case .inSet(let folder), .groupContents(let folder):
+        carried[folder, default: []].append(file)
+        continue
+      case .rootContents:
+        rootContents = file
+        continue
+      case .other:
+        break
       }
       var group = path.split(separator: "/").map(String.init)
       let fileName = group.removeLast()

@@ -11,6 +11,10 @@ enum SourceDiscovery {
     var cacheUnchanged = false
     /// Files of the folder that are not masters, each with why (not built; not a failure).
     var notes: [Problem] = []
+    /// Set folders and group `Contents.json` files carried into the catalog as they are.
+    var asIs: [AsIsSource] = []
+    /// The folder's own `Contents.json` (asset-folder-relative), the catalog root's.
+    var rootContents: String?
   }
 
   /// The first step of discovery, which reads no file: the folder's files, and those that
@@ -82,9 +86,13 @@ enum SourceDiscovery {
       }
     }
     let grouped = AssetGrouper.group(masters)
+    let carried = AsIsSource.read(sorted.carried, folder: folder, cache: cache)
+    newCache.merge(carried.cache) { a, _ in a }
     return Result(
-      sources: grouped.assets, problems: (problems + grouped.problems).sorted(), unusable: unusable,
-      cache: newCache,
-      cacheUnchanged: changed.isEmpty && newCache.count == cache.sources.count, notes: notes)
+      sources: grouped.assets, problems: (problems + grouped.problems + carried.problems).sorted(),
+      unusable: unusable.union(carried.unusable), cache: newCache,
+      cacheUnchanged: changed.isEmpty && carried.hashed == 0
+        && newCache.count == cache.sources.count,
+      notes: notes, asIs: carried.sources, rootContents: sorted.rootContents?.relativePath)
   }
 }

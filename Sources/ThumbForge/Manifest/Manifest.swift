@@ -68,6 +68,10 @@ package struct ManifestImageSet: Codable, Equatable, Sendable {
   /// The focus point its crops were placed around (the asset's `focus:` under `assets:`, or
   /// its rule's), if any.
   package var focus: FocusPoint? = nil
+
+  /// Whether the entry is a set folder carried as it is (the `as-is` recipe), not an
+  /// imageset ThumbForge made.
+  package var isCarried: Bool { recipe == RecipeKind.asIs.rawValue }
 }
 
 /// A master file and its content hash.

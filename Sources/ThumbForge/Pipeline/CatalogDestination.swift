@@ -8,7 +8,9 @@ struct CatalogDestination: BuildDestination {
 
   init(workspace: Workspace) {
     self.workspace = workspace
-    writer = CatalogWriter(catalog: workspace.catalog, config: workspace.config)
+    writer = CatalogWriter(
+      catalog: workspace.catalog, config: workspace.config,
+      rootContents: workspace.rootContents)
   }
 
   var state: StateFiles { workspace.state }

@@ -21,13 +21,17 @@ struct PlannedFolder: Sendable {
   }
 
   /// Discovers `workspace` (reading the probe cache once the folder is scanned) and plans
-  /// every source.
+  /// every source, and the set folders carried as they are.
   static func discover(
     _ workspace: Workspace, formats: Formats, cache: () -> ProbeCache, width: Int
   ) -> PlannedFolder {
     let found = SourceDiscovery.discover(workspace, cache: cache, width: width)
     let planner = Planner.current(workspace.config, formats: formats)
-    return PlannedFolder(found: found, plan: planner.plan(found.sources), planner: planner)
+    var plan = planner.plan(found.sources)
+    let carried = planner.asIsJobs(found.asIs, besides: plan.jobs)
+    plan.jobs += carried.jobs
+    plan.problems = (plan.problems + carried.problems).sorted()
+    return PlannedFolder(found: found, plan: plan, planner: planner)
   }
 
   /// What one shard of this folder answers for: its jobs (see ``BuildPlan/part(_:)``) and

@@ -115,7 +115,9 @@ struct Staleness: Sendable {
   ) {
     guard let entry = previous[set.folder] else {
       let exists = FileManager.default.fileExists(atPath: workspace.catalog.path + "/" + set.folder)
-      if exists && !adopt && !pending.contains(set.folder) {
+      if exists && !adopt && !pending.contains(set.folder)
+        && !holdsAlready(set, sources: sources)
+      {
         outcome.foreign.append(
           Problem(
             path: set.folder,
@@ -161,6 +163,19 @@ struct Staleness: Sendable {
     }
   }
 
+  /// Whether the catalog already holds the carried set `set` byte for byte as its masters
+  /// are (a catalog adopted in place, built for the first time): then it is not foreign.
+  private func holdsAlready(_ set: PlannedImageSet, sources: [ManifestSource]) -> Bool {
+    guard set.recipe.kind == .asIs else { return false }
+    let catalog = workspace.catalog.path + "/"
+    let hashes = Dictionary(sources.map { ($0.path, $0.hash) }, uniquingKeysWith: { a, _ in a })
+    let contents = try? ContentHash.ofFile(at: catalog + set.folder + "/Contents.json")
+    guard contents == ContentHash.of(Data(set.contents.utf8)) else { return false }
+    return set.outputs.allSatisfy {
+      (try? ContentHash.ofFile(at: catalog + $0.path)) == hashes[$0.master]
+    }
+  }
+
   /// Whether `entry` records exactly the files and pixel sizes `set` plans (a build writes
   /// what it planned; a manifest edited by hand may not say so).
   static func recordsPlan(_ entry: ManifestImageSet, of set: PlannedImageSet) -> Bool {
@@ -192,10 +207,14 @@ struct Staleness: Sendable {
   private func groupDifferences(plan: BuildPlan) -> [StaleItem] {
     let expected = Array(
       CatalogContents.group(providesNamespace: workspace.config.providesNamespace).utf8)
+    let rendered = plan.jobs.filter { $0.imageSets.first?.recipe.kind != .asIs }
+    let carried = Set(
+      plan.jobs.lazy.filter { $0.imageSets.first?.recipe.kind == .asIs }.map(\.imageSets[0].folder))
     let groups = Set(
-      plan.jobs.flatMap { job in
+      rendered.flatMap { job in
         job.source.group.indices.map { job.source.group.prefix($0 + 1).joined(separator: "/") }
-      })
+      }
+    ).subtracting(carried)
     return groups.intersection(ownedGroups).sorted().compactMap { group in
       let path = group + "/Contents.json"
       guard let bytes = FileManager.default.contents(atPath: workspace.catalog.path + "/" + path)

@@ -71,9 +71,13 @@ struct Renderer: Sendable {
   }
 
   private func render(_ work: [(Recipe, PlannedOutput)], master: Master) throws -> [RenderedFile] {
+    // A carried set's file is its master's only output: copied, never decoded for pixels.
+    if let (recipe, output) = work.first, recipe.kind == .asIs {
+      return [try carried(output, of: master, keepingMetadata: recipe.keepMetadata)]
+    }
     // Display P3 files come from a second decode of the master, converted to Display P3
     // instead of sRGB (only wide-gamut masters have them; an empty part decodes nothing).
-    try DisplayGamut.allCases.flatMap { gamut in
+    return try DisplayGamut.allCases.flatMap { gamut in
       try render(work.filter { $0.1.slot.gamut == gamut }, master: master, in: gamut.profile)
     }.map { Self.asPlanned($0, work) }
   }
@@ -191,7 +195,7 @@ struct Renderer: Sendable {
     throws(VipsError) -> VipsImage
   {
     switch recipe.kind {
-    case .variants, .appicon:
+    case .variants, .appicon, .asIs:
       return image  // an app icon's crop is made with its resize
     case .fit:
       return try padded(image, recipe: recipe, output: output)

@@ -77,7 +77,7 @@ package enum CatalogMerge {
     let manifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: parts.first.record.libvipsVersion,
       configHash: parts.first.record.configHash,
-      catalog: FolderPath.relativePath(of: writer.catalog, from: state.folder),
+      catalog: FolderPath.climbingPath(of: writer.catalog, from: state.folder),
       groups: Array(groups), imageSets: entries)
     if manifest != previous || !FileManager.default.fileExists(atPath: state.manifest.path) {
       try ManifestStore.write(manifest, to: state.manifest)

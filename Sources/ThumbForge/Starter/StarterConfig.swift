@@ -31,43 +31,44 @@ enum StarterConfig {
 
     """
 
-  /// The configuration of a folder made from an existing catalog: the scales most imagesets
-  /// have at the top, a `variants` preset and a rule per imageset with other scales, and
-  /// `provides-namespace` when the catalog's groups provide one.
+  /// The configuration of a folder made from an existing catalog `name` with `sets` set
+  /// folders and `groups` group `Contents.json` files: `output` names the catalog itself,
+  /// the manifest stays with the masters, and, when `withMetadata` of its JPEG and PNG files
+  /// carry metadata, the `as-is` recipe keeps it, so that building changes no byte.
   static func fromCatalog(
-    name: String, imageSets: Int, scales: [Int], presets: [(name: String, scales: [Int])],
-    rules: [(match: String, recipe: String)], providesNamespace: Bool
+    name: String, output: String, sets: Int, groups: Int, withMetadata: Int
   ) -> String {
     var text = """
-      # thumbforge.yml, made by `thumbforge init --from \(name)` from its \(imageSets) imagesets.
-      # Each master is the largest-scale image of its imageset (Name@3x.png, Name~dark@3x.png);
-      # ThumbForge makes the smaller scales from it. README, "Configuration", lists every key.
+      # thumbforge.yml, made by `thumbforge init --from \(name)` (\(sets) set\(sets == 1 ? "" : "s"), \(groups) group\(groups == 1 ? "" : "s")).
+      #
+      # Every set folder here (.imageset, .colorset, .appiconset …) and every Contents.json is
+      # copied into the catalog as it is, so `thumbforge build` gives back \(name) unchanged,
+      # and owns only what its manifest lists.
+      #
+      # To let ThumbForge make an imageset's scales from one master instead: move its largest
+      # file out of the set folder, named Name@3x.png (Name@2x.png, or an .svg/.pdf) beside it,
+      # and delete the set folder; the next build writes Name.imageset from the recipes
+      # (scales: [2, 3] unless you set `scales:`; rules pick other recipes). See
+      # docs/adopting.md, and README "Configuration" for every key.
 
-      # The catalog to write, relative to this folder (it must be outside it).
-      output: ../Build/Assets.xcassets
+      # The catalog to write, relative to this folder: the one adopted.
+      output: \(output)
 
-      scales: \(list(scales))
+      # What the build wrote and owns, kept with the masters.
+      manifest: manifest.json
 
       """
-    if providesNamespace {
-      text += "# \(name) has groups that provide a namespace (Group/Name).\n"
-      text += "provides-namespace: true\n\n"
-    }
-    if !presets.isEmpty {
-      text += "# Imagesets of \(name) with other scales: presets named like the imageset.\n"
-      text += "naming: { recipe: \"{asset}\" }\nrecipes:\n"
-      for preset in presets {
-        text += "  \(preset.name): { kind: variants, scales: \(list(preset.scales)) }\n"
-      }
-      text += "rules:\n"
-      for rule in rules {
-        text += "  - match: \"\(rule.match)\"\n    recipes: [\(rule.recipe)]\n"
-      }
+    if withMetadata > 0 {
+      text += """
+
+        # \(withMetadata) JPEG or PNG file\(withMetadata == 1 ? "" : "s") of \(name) carry metadata (EXIF, XMP,
+        # IPTC, comments, text chunks), kept so that building changes no byte. Set
+        # keep-metadata to false to drop it from the copies (the pixels and ICC profile stay).
+        recipes:
+          as-is: { keep-metadata: true }
+
+        """
     }
     return text
-  }
-
-  private static func list(_ scales: [Int]) -> String {
-    "[" + scales.map(String.init).joined(separator: ", ") + "]"
   }
 }

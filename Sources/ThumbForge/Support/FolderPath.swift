@@ -10,12 +10,13 @@ enum FolderPath {
     return path == base || path.hasPrefix(base + "/")
   }
 
-  /// `url`'s path relative to `base` when inside it, else its absolute path (the manifest's
-  /// `catalog` field).
-  static func relativePath(of url: URL, from base: URL) -> String {
-    let base = base.standardizedFileURL.path
-    let path = url.standardizedFileURL.path
-    if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
-    return path
+  /// `url`'s path from `base`, climbing out with `..` where needed (`../App/Assets.xcassets`):
+  /// a configuration's `output` that still holds when both folders move together.
+  static func climbingPath(of url: URL, from base: URL) -> String {
+    let target = url.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+    let from = base.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+    let shared = zip(target, from).prefix { $0 == $1 }.count
+    let parts = Array(repeating: "..", count: from.count - shared) + target[shared...]
+    return parts.isEmpty ? "." : parts.joined(separator: "/")
   }
 }

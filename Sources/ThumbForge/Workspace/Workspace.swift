@@ -69,6 +69,12 @@ package struct Workspace: Sendable {
   /// The manifest.
   package var manifest: URL { state.manifest }
 
+  /// The asset folder's own `Contents.json` (an adopted catalog's root), if it has one.
+  var rootContents: URL? {
+    let url = folder.appendingPathComponent(SetFolder.contentsName)
+    return FileManager.default.fileExists(atPath: url.path) ? url : nil
+  }
+
   /// Paths the scanner must not read as masters.
   var skippedPaths: Set<String> {
     var paths = Set([catalog.path] + state.unreadable.map(\.path))
@@ -77,8 +83,9 @@ package struct Workspace: Sendable {
     return paths
   }
 
-  /// The manifest's folder → catalog relative path.
+  /// The manifest's folder → catalog relative path (with `..` when the manifest sits
+  /// elsewhere, as an adopted catalog's does: never a machine's absolute path).
   var catalogRelativeToManifest: String {
-    FolderPath.relativePath(of: catalog, from: state.folder)
+    FolderPath.climbingPath(of: catalog, from: state.folder)
   }
 }

@@ -5,6 +5,9 @@ internal import Foundation
 struct CatalogWriter: Sendable {
   let catalog: URL
   let config: Config
+  /// The asset folder's own `Contents.json`, written as the catalog root's when that is
+  /// missing (an adopted catalog's root, kept as it was).
+  var rootContents: URL? = nil
 
   /// Writes the rendered files and `Contents.json` of one imageset; returns its manifest entry
   /// and the files' stamps. Files the previous version listed but this one does not (a
@@ -69,34 +72,48 @@ struct CatalogWriter: Sendable {
   ///
   /// Group folders are written after the imagesets and before the manifest: the new ones are
   /// recorded in `pending` first, so a run killed in between still knows them as its own.
+  ///
+  /// Only the groups of rendered imagesets get ThumbForge's `Contents.json`: a group whose
+  /// own `Contents.json` is carried (an entry of the `as-is` recipe) keeps that one, and a
+  /// group holding carried sets only is left as the team made it.
   func writeGroupFolders(
     of entries: [ManifestImageSet], previousGroups: Set<String>, pendingAtStart: Set<String>,
     pending: PendingList
   ) throws -> Set<String> {
-    let groups = Set(entries.map(\.group).filter { !$0.isEmpty })
+    let carried = Set(entries.lazy.filter(\.isCarried).map(\.folder))
+    let groups = Set(entries.lazy.filter { !$0.isCarried }.map(\.group).filter { !$0.isEmpty })
     let used = Set(
-      groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } })
-    let owned = previousGroups.union(pendingAtStart.intersection(used))
+      groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } }
+    ).subtracting(carried)
+    let owned = previousGroups.union(pendingAtStart.intersection(used)).subtracting(carried)
     let new = used.filter {
       !FileManager.default.fileExists(
         atPath: catalog.appendingPathComponent($0 + "/Contents.json").path)
     }
     try pending.write(new)
-    let written = try writeFolders(groups: groups, owned: owned)
+    let written = try writeFolders(groups: groups, owned: owned, carried: carried)
     removeGroups(owned.subtracting(used))
     return written.union(owned.intersection(used))
   }
 
-  /// Writes the root and group `Contents.json` files that are missing or owned.
-  func writeFolders(groups: Set<[String]>, owned: Set<String>) throws -> Set<String> {
+  /// Writes the root and group `Contents.json` files that are missing or owned (never those
+  /// of `carried` group folders). A missing root's is the asset folder's own
+  /// `Contents.json` when it has one (``rootContents``), else Xcode's.
+  func writeFolders(groups: Set<[String]>, owned: Set<String>, carried: Set<String> = [])
+    throws -> Set<String>
+  {
     let root = catalog.appendingPathComponent("Contents.json")
     if !FileManager.default.fileExists(atPath: root.path) {
-      try AtomicFile.write(Array(CatalogContents.root().utf8), to: root.path)
+      let text =
+        rootContents.flatMap { FileManager.default.contents(atPath: $0.path) }.map(Array.init)
+        ?? Array(CatalogContents.root().utf8)
+      try AtomicFile.write(text, to: root.path)
     }
     var written = Set<String>()
     for group in groups {
       for depth in 1...max(1, group.count) where !group.isEmpty {
         let path = group.prefix(depth).joined(separator: "/")
+        if carried.contains(path) { continue }
         let file = catalog.appendingPathComponent(path + "/Contents.json")
         let exists = FileManager.default.fileExists(atPath: file.path)
         guard !exists || owned.contains(path) else { continue }

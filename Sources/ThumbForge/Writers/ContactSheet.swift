@@ -5,7 +5,8 @@ internal import Vips
 enum ContactSheet {
   /// Renders the outputs listed in `manifest` (files under `catalog`) into a PNG at `url`.
   static func write(manifest: Manifest, catalog: URL, to url: URL, cell: Int = 180) throws {
-    let outputs = manifest.imageSets.flatMap(\.outputs)
+    // Carried sets are the team's own files, some not images (colours, data).
+    let outputs = manifest.imageSets.filter { !$0.isCarried }.flatMap(\.outputs)
     guard !outputs.isEmpty else { return }
     let checker = try checkerboard(width: cell, height: cell - labelHeight)
     var tiles: [VipsImage] = []

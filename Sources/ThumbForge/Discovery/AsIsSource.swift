@@ -1,0 +1,125 @@
+internal import Foundation
+
+/// A set folder of the asset folder (`Colors/Accent.colorset`, `Icons/Logo.imageset`), or a
+/// group folder's `Contents.json`, found by discovery: carried into the catalog at the same
+/// path as it is (the `as-is` recipe). Its files are the source's masters, hashed like any
+/// master; its `Contents.json` is read as text, because it is written exactly so.
+package struct AsIsSource: Hashable, Sendable {
+  /// The folder, relative to the asset folder: its path in the catalog too.
+  package var folder: String
+  /// Its files (its own `Contents.json` included, so that an edit names it) as masters,
+  /// named by the folder: group `Colors`, name `Accent.colorset`.
+  package var source: AssetSource
+  /// The exact text of the folder's `Contents.json`.
+  package var contents: String
+  /// The hash of the folder's `Contents.json`, recorded with its files.
+  package var contentsHash: String
+
+  /// Whether the folder is a group's (only its `Contents.json` is carried).
+  package var isGroup: Bool { !SetFolder.isSetFolderName(source.name) }
+
+  /// Reads the carried folders `MasterCandidates` found: hashes each file (reusing the
+  /// probe cache's hash of an unchanged one) and reads each folder's `Contents.json`.
+  /// A folder without a readable, UTF-8 `Contents.json` is a problem naming it, and is not
+  /// carried.
+  static func read(
+    _ carried: [String: [ScannedFile]], folder: URL, cache: ProbeCache
+  ) -> (
+    sources: [AsIsSource], problems: [Problem], unusable: Set<String>,
+    cache: [String: ProbeResult], hashed: Int
+  ) {
+    let folders = carried.keys.sorted()
+    let read = ParallelMap.map(folders, perChunk: 16) { _, path in
+      one(path, files: carried[path]!, folder: folder, cache: cache)
+    } makingState: {
+      ()
+    }
+    var sources: [AsIsSource] = []
+    var problems: [Problem] = []
+    var results: [String: ProbeResult] = [:]
+    var hashed = 0
+    var unusable = Set<String>()
+    for (path, item) in zip(folders, read) {
+      switch item.outcome {
+      case .success(let source): sources.append(source)
+      case .failure(let problem):
+        problems.append(problem)
+        // The folder's files exist: its entry of the last build is kept, not orphaned.
+        unusable.formUnion(carried[path]!.map(\.relativePath))
+      }
+      results.merge(item.cache) { a, _ in a }
+      hashed += item.hashed
+    }
+    return (sources, problems, unusable, results, hashed)
+  }
+
+  private static func one(
+    _ path: String, files: [ScannedFile], folder: URL, cache: ProbeCache
+  ) -> (outcome: Result<AsIsSource, Problem>, cache: [String: ProbeResult], hashed: Int) {
+    var results: [String: ProbeResult] = [:]
+    var hashed = 0
+    var masters: [Master] = []
+    var contents: (text: String, hash: String)?
+    let contentsPath = path + "/" + SetFolder.contentsName
+    for file in files.sorted(by: { $0.relativePath < $1.relativePath }) {
+      let url = folder.appendingPathComponent(file.relativePath)
+      if file.relativePath == contentsPath {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+          return (.failure(Problem(path: contentsPath, reason: "cannot read the file")), [:], 0)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+          return (
+            .failure(
+              Problem(path: contentsPath, reason: "not UTF-8 text; the folder is not copied")),
+            [:], 0
+          )
+        }
+        contents = (text, ContentHash.of(data))
+      }
+      let hash: String
+      if let contents, file.relativePath == contentsPath {
+        hash = contents.hash
+      } else if let known = cache.sources[file.relativePath], known.byteSize == file.byteSize,
+        known.modified == file.modified
+      {
+        hash = known.hash
+      } else {
+        do { hash = try ContentHash.ofFile(at: url.path) } catch {
+          return (
+            .failure(
+              Problem(path: file.relativePath, reason: "cannot read the file (permission denied)")
+            ), [:], 0
+          )
+        }
+        hashed += 1
+      }
+      results[file.relativePath] = ProbeResult(
+        byteSize: file.byteSize, modified: file.modified, hash: hash, width: 0, height: 0,
+        hasAlpha: false, isPlainSRGB: false)
+      masters.append(
+        Master(
+          path: file.relativePath, scale: nil, isVector: false, isDark: false,
+          fileExtension: (file.relativePath as NSString).pathExtension.lowercased(),
+          pixelSize: PixelSize(width: 0, height: 0), hasAlpha: false, isPlainSRGB: false,
+          hash: hash))
+    }
+    guard let contents else {
+      return (
+        .failure(
+          Problem(
+            path: path,
+            reason: "has no Contents.json, so Xcode does not read it as a set; not copied")),
+        [:], 0
+      )
+    }
+    var group = path.split(separator: "/").map(String.init)
+    let name = group.removeLast()
+    let source = AssetSource(group: group, name: name, masters: masters)
+    return (
+      .success(
+        AsIsSource(
+          folder: path, source: source, contents: contents.text, contentsHash: contents.hash)
+      ), results, hashed
+    )
+  }
+}

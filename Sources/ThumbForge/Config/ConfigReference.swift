@@ -35,7 +35,7 @@ enum ConfigReference {
   static func recipeTable() -> String {
     var lines = [
       "| key | kinds | type | default | changes | meaning |", "|---|---|---|---|---|---|",
-      "| `kind` | new presets | \(RecipeKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: " \\| ")) | — | — | what the recipe makes |",
+      "| `kind` | new presets | \(RecipeKind.allCases.filter(\.isNamedByRules).map { "`\($0.rawValue)`" }.joined(separator: " \\| ")) | — | — | what the recipe makes |",
     ]
     for parameter in RecipeParameter.all {
       let kinds = RecipeKind.allCases.filter { parameter.kinds.contains($0) }

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import ThumbForgeTestSupport
+import Vips
+
+@testable import ThumbForge
+
+/// Adopting a catalog changes nothing: `init --from` then `build` gives back every generated
+/// catalog (every set kind, attribute, name and group) file for file, in place and elsewhere,
+/// and `check` is green right after.
+@Suite("adoption round trip", .timeLimit(.minutes(10)))
+struct AdoptionRoundTripTests {
+  /// Every file under `url` (hidden ones left out) by relative path, with its bytes.
+  static func tree(_ url: URL) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    let base = url.standardizedFileURL.path
+    let enumerator = FileManager.default.enumerator(atPath: base)
+    while let path = enumerator?.nextObject() as? String {
+      let full = base + "/" + path
+      var isFolder: ObjCBool = false
+      guard !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
+        FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue
+      else { continue }
+      files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
+    }
+    return files
+  }
+
+  /// Adopts `catalog` into `App/Art` beside it; returns the asset folder.
+  static func adopt(_ catalog: URL) throws -> URL {
+    let art = catalog.deletingLastPathComponent().appendingPathComponent("Art")
+    let starter = try StarterFolder.fromCatalog(catalog, folder: art)
+    #expect(starter.problems.isEmpty, "\(starter.problems)")
+    try starter.write(into: art)
+    return art
+  }
+
+  static func build(_ folder: URL, output: URL? = nil, mode: BuildMode = .build) throws
+    -> BuildReport
+  {
+    var options = BuildOptions(folder: folder)
+    options.output = output
+    options.mode = mode
+    let report = try BuildEngine(options: options).run()
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(report.failedOutputs == 0)
+    return report
+  }
+
+  @Test("generated catalogs come back byte for byte, in place and elsewhere", arguments: 0..<12)
+  func roundTrip(seed: UInt64) throws {
+    let root = try Fixtures.temporaryDirectory(prefix: "adopt-\(seed)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let app = root.appendingPathComponent("App")
+    var generator = CatalogGenerator(seed: seed)
+    let catalog = try generator.write(into: app)
+    let original = try Self.tree(catalog)
+    let art = try Self.adopt(catalog)
+
+    // Elsewhere: a fresh catalog of the same name, every file as it was.
+    let elsewhere = root.appendingPathComponent("Out").appendingPathComponent(
+      catalog.lastPathComponent)
+    try Self.build(art, output: elsewhere)
+    let rebuilt = try Self.tree(elsewhere)
+    #expect(rebuilt.keys.sorted() == original.keys.sorted())
+    for (path, bytes) in original where rebuilt[path] != bytes {
+      Issue.record("\(path) differs (seed \(seed))")
+    }
+    #expect(try Self.build(art, output: elsewhere, mode: .check).stale.isEmpty)
+
+    // In place: the manifest of the run above is replaced, and not one byte of the catalog
+    // changes.
+    try FileManager.default.removeItem(at: art.appendingPathComponent("manifest.json"))
+    try Self.build(art)
+    #expect(try Self.tree(catalog) == original)
+    let check = try Self.build(art, mode: .check)
+    #expect(check.stale.isEmpty, "\(check.stale)")
+  }
+
+  @Test("every set kind and odd names occur across the generated catalogs")
+  func generatorCoversEveryKind() throws {
+    let root = try Fixtures.temporaryDirectory(prefix: "adopt-kinds")
+    defer { try? FileManager.default.removeItem(at: root) }
+    var kinds: [String: Int] = [:]
+    var paths = Set<String>()
+    var withMetadata = 0
+    for seed in 0..<12 {
+      var generator = CatalogGenerator(seed: UInt64(seed))
+      let catalog = try generator.write(into: root.appendingPathComponent("\(seed)"))
+      kinds.merge(generator.kinds, uniquingKeysWith: +)
+      withMetadata += generator.filesWithMetadata.count
+      paths.formUnion(try Self.tree(catalog).keys)
+    }
+    let expected = [
+      "imageset", "colorset", "appiconset", "dataset", "symbolset", "imagestack", "brandassets",
+      "stickerpack", "arresourcegroup", "complicationset", "gcleaderboard", "spriteatlas",
+    ]
+    #expect(expected.filter { kinds[$0] == nil }.isEmpty, "\(kinds)")
+    #expect(withMetadata > 0)
+    for odd in [" ", "ö", "日本", "icon.small.imageset", "v1.2/"] {
+      #expect(paths.contains { $0.contains(odd) }, "no path with \(odd)")
+    }
+  }
+
+  @Test("keep-metadata false: copies lose their metadata, keep their pixels, never grow")
+  func strippedCopies() throws {
+    let root = try Fixtures.temporaryDirectory(prefix: "adopt-strip")
+    defer { try? FileManager.default.removeItem(at: root) }
+    var generator = CatalogGenerator(seed: 3)
+    let catalog = try generator.write(into: root.appendingPathComponent("App"))
+    #expect(!generator.filesWithMetadata.isEmpty)
+    let art = try Self.adopt(catalog)
+    let config = art.appendingPathComponent("thumbforge.yml")
+    let text = try String(contentsOf: config, encoding: .utf8)
+    #expect(text.contains("as-is: { keep-metadata: true }"), "\(text)")
+    try text.replacingOccurrences(of: "keep-metadata: true", with: "keep-metadata: false")
+      .write(to: config, atomically: true, encoding: .utf8)
+    let out = root.appendingPathComponent("Out.xcassets")
+    try Self.build(art, output: out)
+    let original = try Self.tree(catalog)
+    let stripped = try Self.tree(out)
+    #expect(stripped.keys.sorted() == original.keys.sorted())
+    for (path, bytes) in original {
+      let copy = try #require(stripped[path])
+      guard generator.filesWithMetadata.contains(path) else {
+        #expect(copy == bytes, "\(path) has no metadata and must be copied as it is")
+        continue
+      }
+      #expect(copy.count < bytes.count, "\(path)")
+      #expect(JPEGMetadata.stripped(Array(copy)) == nil && PNGMetadata.stripped(Array(copy)) == nil)
+      let before = try VipsImage.load(bytes: Array(bytes))
+      let after = try VipsImage.load(bytes: Array(copy))
+      #expect(try after.pixelBytes() == before.pixelBytes(), "\(path)")
+      #expect(!after.hasMetadata, "\(path)")
+    }
+    #expect(try Self.build(art, output: out, mode: .check).stale.isEmpty)
+  }
+}

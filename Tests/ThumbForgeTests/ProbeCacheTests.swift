@@ -38,12 +38,17 @@ struct ProbeCacheTests {
     #expect(ProbeCache.read(at: url) == ProbeCache())
     try Data("{\"version\": 1}".utf8).write(to: url)
     #expect(ProbeCache.read(at: url) == ProbeCache())
-    try Data("thumbforge-cache 4\nS\tx\tnot-a-number\t1\th\t1\t1\t0\t0\t0\nO\ty\t5\t6\th\n".utf8)
-      .write(to: url)
+    try Data(
+      "thumbforge-cache 5\nS\tx\tnot-a-number\t1\th\t1\t1\t0\t0\t0\t0\nO\ty\t5\t6\th\n".utf8
+    )
+    .write(to: url)
     let cache = ProbeCache.read(at: url)
     #expect(cache.sources.isEmpty && cache.outputs["y"]?.byteSize == 5)
-    // The previous format (no wide-gamut field) is not read: its masters are probed again.
+    // Earlier formats (no wide-gamut field; no metadata field) are not read: their masters
+    // are probed again.
     try Data("thumbforge-cache 2\nS\tx\t1\t1\th\t1\t1\t0\t0\n".utf8).write(to: url)
+    #expect(ProbeCache.read(at: url) == ProbeCache())
+    try Data("thumbforge-cache 4\nS\tx\t1\t1\th\t1\t1\t0\t0\t0\n".utf8).write(to: url)
     #expect(ProbeCache.read(at: url) == ProbeCache())
   }
 

@@ -56,42 +56,28 @@ package struct AsIsSource: Hashable, Sendable {
   private static func one(
     _ path: String, files: [ScannedFile], folder: URL, cache: ProbeCache
   ) -> (outcome: Result<AsIsSource, Problem>, cache: [String: ProbeResult], hashed: Int) {
+    let contentsPath = path + "/" + SetFolder.contentsName
+    guard files.contains(where: { $0.relativePath == contentsPath }) else {
+      let reason = "has no Contents.json, so Xcode does not read it as a set; not copied"
+      return (.failure(Problem(path: path, reason: reason)), [:], 0)
+    }
+    let contents: (text: String, hash: String)
+    switch readContents(folder.appendingPathComponent(contentsPath), path: contentsPath) {
+    case .success(let read): contents = read
+    case .failure(let problem): return (.failure(problem), [:], 0)
+    }
     var results: [String: ProbeResult] = [:]
     var hashed = 0
     var masters: [Master] = []
-    var contents: (text: String, hash: String)?
-    let contentsPath = path + "/" + SetFolder.contentsName
     for file in files.sorted(by: { $0.relativePath < $1.relativePath }) {
-      let url = folder.appendingPathComponent(file.relativePath)
-      if file.relativePath == contentsPath {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-          return (.failure(Problem(path: contentsPath, reason: "cannot read the file")), [:], 0)
+      var hash = contents.hash
+      if file.relativePath != contentsPath {
+        guard let known = self.hash(of: file, in: folder, cache: cache) else {
+          let reason = "cannot read the file (permission denied)"
+          return (.failure(Problem(path: file.relativePath, reason: reason)), [:], 0)
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
-          return (
-            .failure(
-              Problem(path: contentsPath, reason: "not UTF-8 text; the folder is not copied")),
-            [:], 0
-          )
-        }
-        contents = (text, ContentHash.of(data))
-      }
-      let hash: String
-      if let contents, file.relativePath == contentsPath {
-        hash = contents.hash
-      } else if let known = cache.sources[file.relativePath], known.byteSize == file.byteSize,
-        known.modified == file.modified
-      {
         hash = known.hash
-      } else {
-        do { hash = try ContentHash.ofFile(at: url.path) } catch {
-          return (
-            .failure(
-              Problem(path: file.relativePath, reason: "cannot read the file (permission denied)")
-            ), [:], 0
-          )
-        }
-        hashed += 1
+        if known.fresh { hashed += 1 }
       }
       results[file.relativePath] = ProbeResult(
         byteSize: file.byteSize, modified: file.modified, hash: hash, width: 0, height: 0,
@@ -103,23 +89,39 @@ package struct AsIsSource: Hashable, Sendable {
           pixelSize: PixelSize(width: 0, height: 0), hasAlpha: false, isPlainSRGB: false,
           hash: hash))
     }
-    guard let contents else {
-      return (
-        .failure(
-          Problem(
-            path: path,
-            reason: "has no Contents.json, so Xcode does not read it as a set; not copied")),
-        [:], 0
-      )
-    }
     var group = path.split(separator: "/").map(String.init)
     let name = group.removeLast()
-    let source = AssetSource(group: group, name: name, masters: masters)
-    return (
-      .success(
-        AsIsSource(
-          folder: path, source: source, contents: contents.text, contentsHash: contents.hash)
-      ), results, hashed
-    )
+    let source = AsIsSource(
+      folder: path, source: AssetSource(group: group, name: name, masters: masters),
+      contents: contents.text, contentsHash: contents.hash)
+    return (.success(source), results, hashed)
+  }
+
+  /// The text and hash of a carried folder's `Contents.json`, which must be UTF-8 (it is
+  /// written back as text).
+  private static func readContents(_ url: URL, path: String) -> Result<
+    (text: String, hash: String), Problem
+  > {
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+      return .failure(Problem(path: path, reason: "cannot read the file"))
+    }
+    guard let text = String(validating: data, as: UTF8.self) else {
+      return .failure(Problem(path: path, reason: "not UTF-8 text; the folder is not copied"))
+    }
+    return .success((text, ContentHash.of(data)))
+  }
+
+  /// A file's hash: the probe cache's while its size and modification time match, else read
+  /// now (`fresh`); nil when it cannot be read.
+  private static func hash(of file: ScannedFile, in folder: URL, cache: ProbeCache) -> (
+    hash: String, fresh: Bool
+  )? {
+    if let known = cache.sources[file.relativePath], known.byteSize == file.byteSize,
+      known.modified == file.modified
+    {
+      return (known.hash, false)
+    }
+    let path = folder.appendingPathComponent(file.relativePath).path
+    return (try? ContentHash.ofFile(at: path)).map { ($0, true) }
   }
 }

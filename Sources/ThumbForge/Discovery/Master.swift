@@ -14,9 +14,13 @@ package struct Master: Hashable, Sendable, Codable {
   package var pixelSize: PixelSize
   /// Whether the master has an alpha channel (vectors always do).
   package var hasAlpha: Bool
-  /// Whether the master can be copied as-is: 8-bit sRGB, upright, no ICC profile and no
-  /// metadata (EXIF, XMP, IPTC, comments), so a copy is what a render would promise.
+  /// Whether the master can be copied as-is: 8-bit sRGB, upright, no ICC profile, and no
+  /// metadata (EXIF, XMP, IPTC, comments) or metadata its JPEG or PNG container can lose,
+  /// so a copy is what a render would promise.
   package var isPlainSRGB: Bool
+  /// Whether the file carries metadata, which a copy drops from the container unless
+  /// `keep-metadata`.
+  package var hasMetadata: Bool
   /// Whether the master's ICC profile reaches well beyond sRGB (Display P3, Adobe RGB,
   /// ProPhoto …): only such masters get Display P3 files (`display-gamut`).
   package var isWideGamut: Bool
@@ -26,8 +30,9 @@ package struct Master: Hashable, Sendable, Codable {
   package init(
     path: String, scale: Int?, isVector: Bool, isDark: Bool, fileExtension: String,
     pixelSize: PixelSize, hasAlpha: Bool, isPlainSRGB: Bool, hash: String,
-    isTinted: Bool = false, isWideGamut: Bool = false
+    isTinted: Bool = false, isWideGamut: Bool = false, hasMetadata: Bool = false
   ) {
+    self.hasMetadata = hasMetadata
     self.isWideGamut = isWideGamut
     self.path = path
     self.scale = scale

@@ -38,14 +38,25 @@ enum MasterProbe {
           kind: .undecodable))
     }
     let rotated = image.orientation >= 5
+    let plain =
+      image.interpretation == .srgb && image.format == .uchar && image.orientation == 1
+      && !image.hasICCProfile
     let result = ProbeResult(
       byteSize: file.byteSize, modified: file.modified, hash: hash,
       width: rotated ? image.height : image.width, height: rotated ? image.width : image.height,
       hasAlpha: image.hasAlpha,
-      isPlainSRGB: image.interpretation == .srgb && image.format == .uchar
-        && image.orientation == 1 && !image.hasICCProfile && !image.hasMetadata,
-      isWideGamut: image.gamutBeyondSRGB() > wideGamutThreshold)
+      isPlainSRGB: plain && (!image.hasMetadata || containerSheds(path: path)),
+      isWideGamut: image.gamutBeyondSRGB() > wideGamutThreshold,
+      hasMetadata: image.hasMetadata)
     return check(result, file: file, limit: limitInputPixels)
+  }
+
+  /// Whether the file's container can lose its metadata without re-encoding (a JPEG's or a
+  /// PNG's segments or chunks: ``JPEGMetadata``, ``PNGMetadata``).
+  static func containerSheds(path: String) -> Bool {
+    guard let data = FileManager.default.contents(atPath: path) else { return false }
+    let bytes = Array(data)
+    return JPEGMetadata.stripped(bytes) != nil || PNGMetadata.stripped(bytes) != nil
   }
 
   /// The outcome from an earlier result alone, without touching the file; nil when there is

@@ -8,7 +8,11 @@ struct ProbeResult: Hashable, Sendable, Codable {
   var width: Int
   var height: Int
   var hasAlpha: Bool
+  /// 8-bit sRGB, upright, without an ICC profile, and without metadata or with metadata its
+  /// container can lose (a JPEG's or PNG's): a copy of it is what a render would promise.
   var isPlainSRGB: Bool
   /// The embedded profile reaches beyond sRGB by more than ``MasterProbe/wideGamutThreshold``.
   var isWideGamut = false
+  /// The file carries metadata a build strips (EXIF, XMP, IPTC, comments, text chunks).
+  var hasMetadata = false
 }

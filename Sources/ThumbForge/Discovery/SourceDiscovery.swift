@@ -69,15 +69,10 @@ enum SourceDiscovery {
       switch outcomes[index] {
       case .success(let result):
         newCache[file.relativePath] = result
-        let master = Master(
-          path: file.relativePath,
-          scale: name.isVector ? nil : (name.scale ?? config.masterScale),
-          isVector: name.isVector, isDark: name.isDark, fileExtension: name.fileExtension,
-          pixelSize: PixelSize(width: result.width, height: result.height),
-          hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,
-          hash: result.hash, isTinted: name.isTinted,
-          isWideGamut: result.isWideGamut && !name.isVector)
-        masters.append(AssetGrouper.Entry(master: master, group: group, asset: name.asset))
+        masters.append(
+          AssetGrouper.Entry(
+            master: master(file, name, result, masterScale: config.masterScale), group: group,
+            asset: name.asset))
       case .failure(let problem):
         problems.append(problem)
         unusable.insert(file.relativePath)
@@ -94,5 +89,19 @@ enum SourceDiscovery {
       cacheUnchanged: changed.isEmpty && carried.hashed == 0
         && newCache.count == cache.sources.count,
       notes: notes, asIs: carried.sources, rootContents: sorted.rootContents?.relativePath)
+  }
+
+  /// The master a probed file is.
+  private static func master(
+    _ file: ScannedFile, _ name: MasterName, _ result: ProbeResult, masterScale: Int
+  ) -> Master {
+    Master(
+      path: file.relativePath, scale: name.isVector ? nil : (name.scale ?? masterScale),
+      isVector: name.isVector, isDark: name.isDark, fileExtension: name.fileExtension,
+      pixelSize: PixelSize(width: result.width, height: result.height),
+      hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,
+      hash: result.hash, isTinted: name.isTinted,
+      isWideGamut: result.isWideGamut && !name.isVector,
+      hasMetadata: result.hasMetadata && !name.isVector)
   }
 }

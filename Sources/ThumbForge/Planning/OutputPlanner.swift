@@ -130,7 +130,7 @@ struct OutputPlanner {
       let format = outputFormat(master: exact, hasAlpha: exact.hasAlpha)
       let sameFormat = format == ImageFormat(fileExtension: exact.fileExtension)
       let mode: OutputMode =
-        sameFormat && exact.isPlainSRGB && !recipe.keepMetadata ? .copy : .reencode
+        sameFormat && exact.isPlainSRGB ? .copy : .reencode
       return .output(
         make(
           master: exact, slot: slot, pixelSize: exact.pixelSize, resizeTo: exact.pixelSize,

@@ -100,14 +100,15 @@ struct Renderer: Sendable {
     let path = folder.appendingPathComponent(master.path).path
     let toDecode = try decidingEnlargedSmartCrops(
       work.filter { $0.1.mode != .copy }, master: master, in: profile)
-    let copied = work.filter { $0.1.mode == .copy }.map(\.1)
+    let copied = work.filter { $0.1.mode == .copy }
     guard !toDecode.isEmpty else { return try copies(copied, of: master, at: path) }
     let requests = toDecode.map { recipe, output in
       ResizeRequest(
         width: output.resizeTo.width, height: output.resizeTo.height, kernel: recipe.kernel,
         region: (recipe.kind.crops ? output.crop : nil)?.vipsRect)
     }
-    let shared = try sharedDecode(copied, of: master, at: path, for: requests, in: profile)
+    let shared = try sharedDecode(
+      copied.map(\.1), of: master, at: path, for: requests, in: profile)
     // Each output is finished as soon as its resize exists — here, or on an idle core — and
     // the resize let go, so few full-size buffers are alive at once.
     let finisher = OutputFinisher(slots: spareCores) { index, image, memo throws(VipsError) in
@@ -128,7 +129,7 @@ struct Renderer: Sendable {
     }
     let files = try finisher.files(count: toDecode.count)
     guard let shared else { return try copies(copied, of: master, at: path) + files }
-    return copied.map { RenderedFile(output: $0, bytes: shared.bytes, hash: shared.hash) } + files
+    return try copyFiles(copied, of: master, bytes: shared.bytes, hash: shared.hash) + files
   }
 
   /// The master opened for `requests`: shrunk on load to the largest, upright, 8-bit RGB in
@@ -146,13 +147,37 @@ struct Renderer: Sendable {
   /// The outputs `copied` (per-scale masters used as they are): the master's bytes, checked
   /// (``VerifiedCopy``). Read after the decoding work, so their bytes are not alive during
   /// it.
-  private func copies(_ copied: [PlannedOutput], of master: Master, at path: String) throws
-    -> [RenderedFile]
+  private func copies(_ copied: [(Recipe, PlannedOutput)], of master: Master, at path: String)
+    throws -> [RenderedFile]
   {
     guard !copied.isEmpty else { return [] }
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     let hash = try VerifiedCopy(master: master, failOn: failOn).check(bytes)
-    return copied.map { RenderedFile(output: $0, bytes: bytes, hash: hash) }
+    return try copyFiles(copied, of: master, bytes: bytes, hash: hash)
+  }
+
+  /// The files of `copied` from the master's checked `bytes`: as they are, or, for a master
+  /// carrying metadata whose recipe does not keep it, its container without the metadata
+  /// (``withoutMetadata(_:failOn:)``): never re-encoded.
+  private func copyFiles(
+    _ copied: [(Recipe, PlannedOutput)], of master: Master, bytes: [UInt8], hash: String
+  ) throws(VipsError) -> [RenderedFile] {
+    guard master.hasMetadata, copied.contains(where: { !$0.0.keepMetadata }) else {
+      return copied.map { RenderedFile(output: $0.1, bytes: bytes, hash: hash) }
+    }
+    guard let clean = Self.withoutMetadata(bytes, failOn: failOn) else {
+      throw VipsError(
+        context: master.path,
+        message:
+          "its metadata cannot be removed from the file without changing its pixels; save it without metadata, or set keep-metadata: true"
+      )
+    }
+    let cleanHash = ContentHash.of(bytes: clean)
+    return copied.map { recipe, output in
+      recipe.keepMetadata
+        ? RenderedFile(output: output, bytes: bytes, hash: hash)
+        : RenderedFile(output: output, bytes: clean, hash: cleanHash)
+    }
   }
 
   /// For a raster master both shipped as-is (`copied`) and resized (`requests`): its bytes,

@@ -71,7 +71,7 @@ package struct Workspace: Sendable {
 
   /// The asset folder's own `Contents.json` (an adopted catalog's root), if it has one.
   var rootContents: URL? {
-    let url = folder.appendingPathComponent(SetFolder.contentsName)
+    let url = folder.appendingPathComponent("Contents.json")
     return FileManager.default.fileExists(atPath: url.path) ? url : nil
   }
 

@@ -27,7 +27,8 @@ package struct CatalogGenerator {
     let name = pick(["Assets", "Images", "Preview Assets", "Media Ünïcode"]) + ".xcassets"
     let root = parent.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    try json(Self.info, to: root.appendingPathComponent("Contents.json"))
+    // Some catalogs have no root Contents.json (Xcode reads them all the same).
+    if int(0...4) > 0 { try json(Self.info, to: root.appendingPathComponent("Contents.json")) }
     try fill(root, path: "", depth: 0)
     return root
   }

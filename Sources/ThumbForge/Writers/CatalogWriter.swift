@@ -91,23 +91,28 @@ struct CatalogWriter: Sendable {
         atPath: catalog.appendingPathComponent($0 + "/Contents.json").path)
     }
     try pending.write(new)
-    let written = try writeFolders(groups: groups, owned: owned, carried: carried)
+    let written = try writeFolders(
+      groups: groups, owned: owned, carried: carried,
+      rendersImageSets: entries.contains { !$0.isCarried })
     removeGroups(owned.subtracting(used))
     return written.union(owned.intersection(used))
   }
 
   /// Writes the root and group `Contents.json` files that are missing or owned (never those
   /// of `carried` group folders). A missing root's is the asset folder's own
-  /// `Contents.json` when it has one (``rootContents``), else Xcode's.
-  func writeFolders(groups: Set<[String]>, owned: Set<String>, carried: Set<String> = [])
-    throws -> Set<String>
-  {
+  /// `Contents.json` when it has one (``rootContents``), else Xcode's when the build renders
+  /// imagesets (a catalog of carried sets only keeps the root it had: none).
+  func writeFolders(
+    groups: Set<[String]>, owned: Set<String>, carried: Set<String> = [],
+    rendersImageSets: Bool = true
+  ) throws -> Set<String> {
     let root = catalog.appendingPathComponent("Contents.json")
     if !FileManager.default.fileExists(atPath: root.path) {
-      let text =
-        rootContents.flatMap { FileManager.default.contents(atPath: $0.path) }.map(Array.init)
-        ?? Array(CatalogContents.root().utf8)
-      try AtomicFile.write(text, to: root.path)
+      if let own = rootContents.flatMap({ FileManager.default.contents(atPath: $0.path) }) {
+        try AtomicFile.write(Array(own), to: root.path)
+      } else if rendersImageSets {
+        try AtomicFile.write(Array(CatalogContents.root().utf8), to: root.path)
+      }
     }
     var written = Set<String>()
     for group in groups {

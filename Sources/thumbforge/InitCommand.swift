@@ -32,7 +32,7 @@ struct InitCommand: ParsableCommand {
 
   func run() throws {
     let folderURL = URL(fileURLWithPath: folder).standardizedFileURL
-    let starter: StarterFolder
+    var starter: StarterFolder
     do {
       if let from {
         let catalog = URL(fileURLWithPath: from).standardizedFileURL
@@ -53,7 +53,7 @@ struct InitCommand: ParsableCommand {
     if from == nil {
       print("wrote \(config)")
     } else {
-      let copied = starter.files.count - 1
+      let copied = starter.files.count
       print(
         "wrote \(config) and \(copied) file\(copied == 1 ? "" : "s") of \(starter.sets) set\(starter.sets == 1 ? "" : "s") from \(from ?? "")"
           + (starter.problems.isEmpty

@@ -29,9 +29,9 @@ struct AdoptionRoundTripTests {
   /// Adopts `catalog` into `App/Art` beside it; returns the asset folder.
   static func adopt(_ catalog: URL) throws -> URL {
     let art = catalog.deletingLastPathComponent().appendingPathComponent("Art")
-    let starter = try StarterFolder.fromCatalog(catalog, folder: art)
-    #expect(starter.problems.isEmpty, "\(starter.problems)")
+    var starter = try StarterFolder.fromCatalog(catalog, folder: art)
     try starter.write(into: art)
+    #expect(starter.problems.isEmpty, "\(starter.problems)")
     return art
   }
 
@@ -75,6 +75,29 @@ struct AdoptionRoundTripTests {
     #expect(try Self.tree(catalog) == original)
     let check = try Self.build(art, mode: .check)
     #expect(check.stale.isEmpty, "\(check.stale)")
+  }
+
+  @Test("a sharded build merged gives the same catalog as one build", arguments: 0..<4)
+  func shardsAndMerge(seed: UInt64) throws {
+    let root = try Fixtures.temporaryDirectory(prefix: "adopt-shards-\(seed)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    var generator = CatalogGenerator(seed: seed)
+    let catalog = try generator.write(into: root.appendingPathComponent("App"))
+    let original = try Self.tree(catalog)
+    let art = try Self.adopt(catalog)
+    var parts: [URL] = []
+    for index in 1...2 {
+      var options = BuildOptions(folder: art)
+      options.shard = try Shard(index: index, count: 2)
+      options.part = root.appendingPathComponent("parts/\(index)")
+      _ = try BuildEngine(options: options).run()
+      parts.append(options.part!)
+    }
+    let merged = root.appendingPathComponent("Merged").appendingPathComponent(
+      catalog.lastPathComponent)
+    let report = try CatalogMerge.run(MergeOptions(parts: parts, output: merged))
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(try Self.tree(merged) == original)
   }
 
   @Test("every set kind and odd names occur across the generated catalogs")

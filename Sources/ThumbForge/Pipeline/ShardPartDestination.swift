@@ -52,6 +52,14 @@ struct ShardPartDestination: BuildDestination {
       mine.contains($0.folder) || (!others.contains($0.folder) && shard.answersFor($0.asset))
     }
     let configHash = run.engine.configHash
+    // The asset folder's own root Contents.json (an adopted catalog's), for `merge` to write
+    // as a single build would.
+    if let root = workspace.rootContents,
+      let bytes = FileManager.default.contents(atPath: root.path)
+    {
+      try AtomicFile.write(
+        Array(bytes), to: part.catalog.appendingPathComponent("Contents.json").path)
+    }
     try ManifestStore.write(
       Manifest(
         toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,

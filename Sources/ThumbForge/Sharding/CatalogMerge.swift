@@ -35,7 +35,12 @@ package enum CatalogMerge {
     try pending.write(Set(sorted.copies.map(\.entry.folder)))
     var config = Config()
     config.providesNamespace = parts.first.record.providesNamespace
-    let writer = CatalogWriter(catalog: catalog, config: config)
+    // A part's root Contents.json is the asset folder's own when it has one (an adopted
+    // catalog's), so the merged catalog gets the root a single build would write.
+    let root = parts.first.location.catalog.appendingPathComponent("Contents.json")
+    let writer = CatalogWriter(
+      catalog: catalog, config: config,
+      rootContents: FileManager.default.fileExists(atPath: root.path) ? root : nil)
     for copy in sorted.copies {
       try writer.copy(
         copy.entry, from: copy.part.location.catalog, previous: previousSets[copy.entry.folder],

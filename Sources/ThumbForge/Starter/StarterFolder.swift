@@ -1,5 +1,11 @@
 package import Foundation
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 /// What `thumbforge init` writes: a `thumbforge.yml` and, from an existing catalog, an asset
 /// folder whose build gives the catalog back unchanged (its set folders and group
 /// `Contents.json` files, carried as they are). It never overwrites: when any file it would
@@ -28,11 +34,12 @@ package struct StarterFolder: Sendable {
   package var problems: [Problem] = []
   /// How many set folders were taken.
   package var sets = 0
+  /// The configuration of a folder made from a catalog, given how many of the JPEG and PNG
+  /// files copied carry metadata; nil: the commented starter.
+  var catalogConfig: (@Sendable (Int) -> String)?
 
   /// Only a commented starter `thumbforge.yml`.
-  package static func starter() -> StarterFolder {
-    StarterFolder(files: [File(path: "thumbforge.yml", text: StarterConfig.commented)])
-  }
+  package static func starter() -> StarterFolder { StarterFolder() }
 
   /// An asset folder whose build gives back `catalog` unchanged, for the asset folder
   /// `folder`: every set folder (`.imageset`, `.colorset`, `.appiconset` …) with all its
@@ -48,18 +55,16 @@ package struct StarterFolder: Sendable {
     else { throw Refusal(description: "\(catalog.path): no such asset catalog") }
     let name = catalog.standardizedFileURL.lastPathComponent
     var starter = StarterFolder()
-    var walk = CatalogWalk(root: catalog, name: name)
-    walk.visit("")
+    let walk = CatalogWalk(root: catalog, name: name)
     starter.files = walk.files
     starter.problems = walk.problems
     starter.sets = walk.sets
-    starter.files.insert(
-      File(
-        path: "thumbforge.yml",
-        text: StarterConfig.fromCatalog(
-          name: name, output: FolderPath.climbingPath(of: catalog, from: folder),
-          sets: walk.sets, groups: walk.groups, withMetadata: walk.withMetadata)),
-      at: 0)
+    let output = FolderPath.climbingPath(of: catalog, from: folder)
+    let (sets, groups) = (walk.sets, walk.groups)
+    starter.catalogConfig = { withMetadata in
+      StarterConfig.fromCatalog(
+        name: name, output: output, sets: sets, groups: groups, withMetadata: withMetadata)
+    }
     return starter
   }
 
@@ -75,31 +80,96 @@ package struct StarterFolder: Sendable {
     }
   }
 
-  /// Writes every file into `folder` (created when missing); refuses, writing nothing, when
-  /// any of them exists.
-  package func write(into folder: URL) throws(Refusal) {
-    for file in files {
-      let url = folder.appendingPathComponent(file.path)
-      if FileManager.default.fileExists(atPath: url.path) {
-        throw Refusal(
-          description:
-            "\(url.path) already exists; init never overwrites a file (move it away, or choose another folder)"
-        )
+  /// Writes every file into `folder` (created when missing), then the configuration;
+  /// refuses, writing nothing, when any of them exists. A source that cannot be read is
+  /// added to ``problems`` and not copied. Each file is read once and written once, into
+  /// folders made once (adopting a large catalog is mostly creating its files).
+  package mutating func write(into folder: URL) throws(Refusal) {
+    let paths = files.map(\.path) + ["thumbforge.yml"]
+    if FileManager.default.fileExists(atPath: folder.path) {
+      for path in paths {
+        let url = folder.appendingPathComponent(path)
+        if FileManager.default.fileExists(atPath: url.path) {
+          throw Refusal(
+            description:
+              "\(url.path) already exists; init never overwrites a file (move it away, or choose another folder)"
+          )
+        }
       }
     }
+    try Self.makeFolders(for: paths, in: folder)
+    var withMetadata = 0
     for file in files {
       let url = folder.appendingPathComponent(file.path)
-      do {
-        try FileManager.default.createDirectory(
-          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if let source = file.source {
-          try FileManager.default.copyItem(at: source, to: url)
-        } else {
-          try Data((file.text ?? "").utf8).write(to: url, options: .withoutOverwriting)
+      let bytes: [UInt8]
+      if let source = file.source {
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+          problems.append(
+            Problem(path: file.path, reason: "cannot be read in the catalog; not copied"))
+          continue
         }
-      } catch {
-        throw Refusal(description: "\(url.path): cannot write (\(error.localizedDescription))")
+        bytes = Array(data)
+        if ["jpg", "jpeg", "png"].contains(source.pathExtension.lowercased()),
+          JPEGMetadata.stripped(bytes) != nil || PNGMetadata.stripped(bytes) != nil
+        {
+          withMetadata += 1
+        }
+      } else {
+        bytes = Array((file.text ?? "").utf8)
+      }
+      try Self.create(url, bytes)
+    }
+    let config = catalogConfig.map { $0(withMetadata) } ?? StarterConfig.commented
+    try Self.create(folder.appendingPathComponent("thumbforge.yml"), Array(config.utf8))
+  }
+
+  /// Makes `folder` and every folder the files at `paths` (relative to it) lie in, parents
+  /// first, each once.
+  private static func makeFolders(for paths: [String], in folder: URL) throws(Refusal) {
+    var folders = Set<String>()
+    for path in paths {
+      var parts = path.split(separator: "/").dropLast()
+      while !parts.isEmpty {
+        guard folders.insert(parts.joined(separator: "/")).inserted else { break }
+        parts = parts.dropLast()
+      }
+    }
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw Refusal(description: "\(folder.path): cannot create (\(error.localizedDescription))")
+    }
+    for relative in folders.sorted(by: { $0.count < $1.count }) {
+      let path = folder.appendingPathComponent(relative).path
+      if mkdir(path, 0o777) != 0 && errno != EEXIST {
+        throw Refusal(description: "\(path): cannot create (\(String(cString: strerror(errno))))")
       }
     }
   }
+
+  /// Creates the file at `url` with `bytes`; never replaces one (`O_EXCL`).
+  private static func create(_ url: URL, _ bytes: [UInt8]) throws(Refusal) {
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else {
+      throw Refusal(
+        description: "\(url.path): cannot write (\(String(cString: strerror(errno))))")
+    }
+    defer { close(descriptor) }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { raw in
+        writeBytes(descriptor, raw.baseAddress! + offset, raw.count - offset)
+      }
+      guard written > 0 else {
+        throw Refusal(
+          description: "\(url.path): cannot write (\(String(cString: strerror(errno))))")
+      }
+      offset += written
+    }
+  }
+}
+
+/// The C library's `write(2)` (a free function, so that the name is not the method's).
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
 }

@@ -16,17 +16,24 @@ struct CatalogWriter: Sendable {
     set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
   ) throws -> WrittenImageSet {
     var stamps: [String: FileStamp] = [:]
+    // A carried set's files already in the catalog as they are (one adopted in place) are
+    // left as they are: same bytes, and no new modification time for Xcode to rebuild on.
+    let keepsSame = set.recipe.kind == .asIs
     for file in files {
+      let path = catalog.appendingPathComponent(file.output.path).path
       // Not durable: the manifest's hashes catch a file a crash left incomplete.
-      let written = try AtomicFile.write(
-        file.bytes, to: catalog.appendingPathComponent(file.output.path).path, durable: false)
+      let written =
+        try (keepsSame ? Self.same(file.bytes, at: path) : nil)
+        ?? AtomicFile.write(file.bytes, to: path, durable: false)
       stamps[file.output.path] = FileStamp(written, hash: file.hash)
     }
     let contents = Array(set.contents.utf8)
     let contentsPath = set.folder + "/Contents.json"
     let contentsHash = ContentHash.of(contents)
-    let written = try AtomicFile.write(
-      contents, to: catalog.appendingPathComponent(contentsPath).path, durable: false)
+    let path = catalog.appendingPathComponent(contentsPath).path
+    let written =
+      try (keepsSame ? Self.same(contents, at: path) : nil)
+      ?? AtomicFile.write(contents, to: path, durable: false)
     stamps[contentsPath] = FileStamp(written, hash: contentsHash)
     removeDropped(previous, keeping: Set(files.map(\.output.path)))
     let entry = ManifestImageSet(
@@ -45,6 +52,17 @@ struct CatalogWriter: Sendable {
       }.sorted { $0.path < $1.path },
       warnings: set.warnings, skipped: set.skipped, focus: set.focus)
     return WrittenImageSet(entry: entry, stamps: stamps)
+  }
+
+  /// The size and modification time of the file at `path` when it holds exactly `bytes`;
+  /// nil when it is missing or differs.
+  private static func same(_ bytes: [UInt8], at path: String) -> (
+    byteSize: Int, modified: Int64
+  )? {
+    guard let facts = FileStamp.current(at: path), facts.byteSize == bytes.count,
+      let data = FileManager.default.contents(atPath: path), data.elementsEqual(bytes)
+    else { return nil }
+    return facts
   }
 
   /// Removes the files the previous version of an imageset listed that are not in `kept`

@@ -49,7 +49,7 @@ struct InitCommandTests {
     let made = try await CLI.run(["init", "--from", box.catalog.path, art.path], in: box.root)
     expectExit(made, 1)
     for line in [
-      "Assets.xcassets/Photos/Lake.imageset: Contents.json lists 'Lake@2x.jpg', which is missing",
+      "Assets.xcassets/Photos/Lake.imageset: Contents.json lists 'Lake@2x.jpg', which is missing; the build makes it from 'Lake@3x.jpg'",
       "Assets.xcassets/Photos/notes.txt: not inside a set folder",
       "Assets.xcassets/Broken.colorset: has no Contents.json",
     ] {

@@ -100,6 +100,67 @@ struct AdoptionRoundTripTests {
     #expect(try Self.tree(merged) == original)
   }
 
+  @Test("deleted smaller scales are made from the largest file of their slot; the rest stays")
+  func derivedScales() throws {
+    let root = try Fixtures.temporaryDirectory(prefix: "adopt-derive")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let set = root.appendingPathComponent("App/Images.xcassets/Flags/uk.imageset")
+    try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
+    let dark = #"[{"appearance":"luminosity","value":"dark"}]"#
+    var entries: [String] = []
+    for (scale, light, darkSize) in [
+      (1, (21, 13), (20, 12)), (2, (42, 26), (40, 24)), (3, (63, 39), (0, 0)),
+    ] {
+      let name = scale == 1 ? "uk.png" : "uk@\(scale)x.png"
+      try Data(try Fixtures.photo(width: light.0, height: light.1, seed: scale).encoded(as: .png))
+        .write(to: set.appendingPathComponent(name))
+      entries.append(#"{"filename":"\#(name)","idiom":"universal","scale":"\#(scale)x"}"#)
+      if darkSize.0 > 0 {
+        let darkName = "uk~dark@\(scale)x.png"
+        try Data(
+          try Fixtures.icon(width: darkSize.0, height: darkSize.1, seed: scale).encoded(as: .png)
+        ).write(to: set.appendingPathComponent(darkName))
+        entries.append(
+          #"{"appearances":\#(dark),"filename":"\#(darkName)","idiom":"universal","scale":"\#(scale)x"}"#
+        )
+      }
+    }
+    let contents =
+      #"{"images":[\#(entries.joined(separator: ","))],"info":{"author":"xcode","version":1},"properties":{"template-rendering-intent":"template"}}"#
+    try Data(contents.utf8).write(to: set.appendingPathComponent("Contents.json"))
+    let catalog = set.deletingLastPathComponent().deletingLastPathComponent()
+    let art = try Self.adopt(catalog)
+    let masters = art.appendingPathComponent("Flags/uk.imageset")
+    for deleted in ["uk.png", "uk@2x.png", "uk~dark@1x.png"] {
+      try FileManager.default.removeItem(at: masters.appendingPathComponent(deleted))
+    }
+    try Self.build(art)
+    let expected = [
+      ("uk.png", "uk@3x.png", 21, 13), ("uk@2x.png", "uk@3x.png", 42, 26),
+      ("uk~dark@1x.png", "uk~dark@2x.png", 20, 12),
+    ]
+    for (made, from, width, height) in expected {
+      let image = try VipsImage.load(path: set.appendingPathComponent(made).path)
+      #expect((image.width, image.height) == (width, height), "\(made)")
+      // An independent resize of the file it is made from (libvips' own Lanczos-3).
+      let larger = try VipsImage.load(path: masters.appendingPathComponent(from).path)
+      let reference = try larger.resize(width: width, height: height)
+      let comparison = try ImageComparison(reference, image)
+      #expect(comparison.isWithin(.lossy), "\(made): \(comparison)")
+    }
+    // Kept as they were: the Contents.json and the files that were not deleted.
+    #expect(
+      try String(contentsOf: set.appendingPathComponent("Contents.json"), encoding: .utf8)
+        == contents)
+    for kept in ["uk@3x.png", "uk~dark@2x.png"] {
+      #expect(
+        try Data(contentsOf: set.appendingPathComponent(kept))
+          == Data(contentsOf: masters.appendingPathComponent(kept)))
+    }
+    #expect(try Self.build(art, mode: .check).stale.isEmpty)
+    #expect(try Self.build(art).rendered == 0, "nothing left to make")
+  }
+
   @Test("every set kind and odd names occur across the generated catalogs")
   func generatorCoversEveryKind() throws {
     let root = try Fixtures.temporaryDirectory(prefix: "adopt-kinds")

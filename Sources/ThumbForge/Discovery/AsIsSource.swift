@@ -14,6 +14,9 @@ package struct AsIsSource: Hashable, Sendable {
   package var contents: String
   /// The hash of the folder's `Contents.json`, recorded with its files.
   package var contentsHash: String
+  /// Slots of an image set whose files are missing, made from larger ones (their masters
+  /// are probed like any master's).
+  package var derivations: [AsIsDerivation] = []
 
   /// Whether the folder is a group's (only its `Contents.json` is carried).
   package var isGroup: Bool { !SetFolder.isSetFolderName(source.name) }
@@ -23,14 +26,16 @@ package struct AsIsSource: Hashable, Sendable {
   /// A folder without a readable, UTF-8 `Contents.json` is a problem naming it, and is not
   /// carried.
   static func read(
-    _ carried: [String: [ScannedFile]], folder: URL, cache: ProbeCache
+    _ carried: [String: [ScannedFile]], folder: URL, cache: ProbeCache, limitInputPixels: Int
   ) -> (
     sources: [AsIsSource], problems: [Problem], unusable: Set<String>,
     cache: [String: ProbeResult], hashed: Int
   ) {
     let folders = carried.keys.sorted()
     let read = ParallelMap.map(folders, perChunk: 16) { _, path in
-      one(path, files: carried[path]!, folder: folder, cache: cache)
+      one(
+        path, files: carried[path]!, folder: folder, cache: cache,
+        limitInputPixels: limitInputPixels)
     } makingState: {
       ()
     }
@@ -54,7 +59,7 @@ package struct AsIsSource: Hashable, Sendable {
   }
 
   private static func one(
-    _ path: String, files: [ScannedFile], folder: URL, cache: ProbeCache
+    _ path: String, files: [ScannedFile], folder: URL, cache: ProbeCache, limitInputPixels: Int
   ) -> (outcome: Result<AsIsSource, Problem>, cache: [String: ProbeResult], hashed: Int) {
     let contentsPath = path + "/" + SetFolder.contentsName
     guard files.contains(where: { $0.relativePath == contentsPath }) else {
@@ -89,11 +94,36 @@ package struct AsIsSource: Hashable, Sendable {
           pixelSize: PixelSize(width: 0, height: 0), hasAlpha: false, isPlainSRGB: false,
           hash: hash))
     }
+    let derivations = AsIsDerivation.find(
+      contents: contents.text, folder: path, present: Set(files.map(\.relativePath)))
+    for derivation in derivations {
+      guard let index = masters.firstIndex(where: { $0.path == derivation.from }),
+        masters[index].scale == nil,
+        let file = files.first(where: { $0.relativePath == derivation.from })
+      else { continue }
+      // A file others are made from is probed like any master (its size, alpha, colour).
+      let known = cache.sources[file.relativePath].flatMap { $0.width > 0 ? $0 : nil }
+      switch MasterProbe.probe(
+        file: file, folder: folder, limitInputPixels: limitInputPixels, cached: known)
+      {
+      case .success(let probed):
+        results[file.relativePath] = probed
+        masters[index] = Master(
+          path: file.relativePath, scale: derivation.fromScale, isVector: false,
+          isDark: derivation.isDark, fileExtension: masters[index].fileExtension,
+          pixelSize: PixelSize(width: probed.width, height: probed.height),
+          hasAlpha: probed.hasAlpha, isPlainSRGB: probed.isPlainSRGB, hash: probed.hash,
+          isWideGamut: probed.isWideGamut, hasMetadata: probed.hasMetadata)
+        if known == nil { hashed += 1 }
+      case .failure(let problem):
+        return (.failure(problem), [:], 0)
+      }
+    }
     var group = path.split(separator: "/").map(String.init)
     let name = group.removeLast()
     let source = AsIsSource(
       folder: path, source: AssetSource(group: group, name: name, masters: masters),
-      contents: contents.text, contentsHash: contents.hash)
+      contents: contents.text, contentsHash: contents.hash, derivations: derivations)
     return (.success(source), results, hashed)
   }
 

@@ -81,7 +81,8 @@ enum SourceDiscovery {
       }
     }
     let grouped = AssetGrouper.group(masters)
-    let carried = AsIsSource.read(sorted.carried, folder: folder, cache: cache)
+    let carried = AsIsSource.read(
+      sorted.carried, folder: folder, cache: cache, limitInputPixels: limit)
     newCache.merge(carried.cache) { a, _ in a }
     return Result(
       sources: grouped.assets, problems: (problems + grouped.problems + carried.problems).sorted(),

@@ -164,14 +164,17 @@ struct Staleness: Sendable {
   }
 
   /// Whether the catalog already holds the carried set `set` byte for byte as its masters
-  /// are (a catalog adopted in place, built for the first time): then it is not foreign.
+  /// are (a catalog adopted in place, built for the first time, perhaps after some smaller
+  /// scales were deleted to be made): then it is not foreign.
   private func holdsAlready(_ set: PlannedImageSet, sources: [ManifestSource]) -> Bool {
     guard set.recipe.kind == .asIs else { return false }
     let catalog = workspace.catalog.path + "/"
     let hashes = Dictionary(sources.map { ($0.path, $0.hash) }, uniquingKeysWith: { a, _ in a })
     let contents = try? ContentHash.ofFile(at: catalog + set.folder + "/Contents.json")
     guard contents == ContentHash.of(Data(set.contents.utf8)) else { return false }
-    return set.outputs.allSatisfy {
+    // Slots made from a larger file (their own was deleted from the asset folder) are the
+    // build's to write; the copied files say whether the catalog is the adopted one.
+    return set.outputs.filter { $0.mode == .copy }.allSatisfy {
       (try? ContentHash.ofFile(at: catalog + $0.path)) == hashes[$0.master]
     }
   }

@@ -41,7 +41,8 @@ extension Planner {
   }
 
   /// The imageset of one carried folder: every file but its own `Contents.json` is an
-  /// output copied from itself (``Renderer`` reads it; see ``AsIsCopy``).
+  /// output copied from itself (see ``Renderer``'s `carried`), and each slot whose file
+  /// was deleted (``AsIsDerivation``) is rendered from the larger file of its slot.
   private func asIsSet(_ source: AsIsSource, recipe: Recipe) -> PlannedImageSet {
     let own = source.folder + "/" + SetFolder.contentsName
     let outputs = source.source.masters.filter { $0.path != own }.map { master in
@@ -52,8 +53,25 @@ extension Planner {
         fileName: String(master.path.dropFirst(source.folder.count + 1)), path: master.path,
         upscale: nil)
     }
+    let derived = source.derivations.compactMap { derivation -> PlannedOutput? in
+      guard let master = source.source.masters.first(where: { $0.path == derivation.from }),
+        master.scale == derivation.fromScale,
+        let format = ImageFormat(
+          fileExtension: (derivation.fileName as NSString).pathExtension.lowercased())
+      else { return nil }
+      let size = master.pointSize.pixels(scale: derivation.scale)
+      var output = PlannedOutput(
+        slot: Slot(scale: derivation.scale, appearance: derivation.isDark ? .dark : .any),
+        pixelSize: size, resizeTo: size, crop: nil, master: master.path, mode: .render,
+        format: format, fileName: derivation.fileName,
+        path: source.folder + "/" + derivation.fileName, upscale: nil)
+      output.cost = RenderCost.planned(
+        master: master, resizeTo: size, pixelSize: size, smartCrop: false)
+      return output
+    }
     return PlannedImageSet(
-      recipe: recipe, name: source.source.name, folder: source.folder, outputs: outputs,
-      skipped: [], warnings: [], focus: nil, contents: source.contents, key: "")
+      recipe: recipe, name: source.source.name, folder: source.folder,
+      outputs: outputs + derived, skipped: [], warnings: [], focus: nil,
+      contents: source.contents, key: "")
   }
 }

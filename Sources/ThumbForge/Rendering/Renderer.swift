@@ -71,9 +71,19 @@ struct Renderer: Sendable {
   }
 
   private func render(_ work: [(Recipe, PlannedOutput)], master: Master) throws -> [RenderedFile] {
-    // A carried set's file is its master's only output: copied, never decoded for pixels.
-    if let (recipe, output) = work.first, recipe.kind == .asIs {
-      return [try carried(output, of: master, keepingMetadata: recipe.keepMetadata)]
+    // A carried set's files are copied, never decoded to be re-encoded; only slots whose
+    // files were deleted are rendered (resized from a larger file of the set).
+    if let recipe = work.first?.0, recipe.kind == .asIs {
+      let copies = try work.filter { $0.1.mode == .copy }.map {
+        try carried($0.1, of: master, keepingMetadata: recipe.keepMetadata)
+      }
+      let derived = work.filter { $0.1.mode != .copy }
+      return copies
+        + (derived.isEmpty
+          ? []
+          : try render(derived, master: master, in: .sRGB).map {
+            Self.asPlanned($0, derived)
+          })
     }
     // Display P3 files come from a second decode of the master, converted to Display P3
     // instead of sRGB (only wide-gamut masters have them; an empty part decodes nothing).

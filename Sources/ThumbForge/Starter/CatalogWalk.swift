@@ -61,17 +61,34 @@ struct CatalogWalk {
             reason: "is not valid JSON, so Xcode refuses the set; carried as it is"))
         continue
       }
+      let made = Self.derivations(of: root.appendingPathComponent(file), folder, present)
       for listed in listed {
         let child = folder + "/" + listed
         if present.contains(child) || files.contains(where: { $0.hasPrefix(child + "/") }) {
           continue
         }
+        let fate =
+          made[listed].map { "the build makes it from '\($0)'" } ?? "carried as it is"
         problems.append(
           Problem(
             path: name + "/" + folder,
-            reason: "Contents.json lists '\(listed)', which is missing; carried as it is"))
+            reason: "Contents.json lists '\(listed)', which is missing; \(fate)"))
       }
     }
+  }
+
+  /// The missing files of an image set that a build makes from larger ones, by name, with
+  /// the name of the file each is made from (``AsIsDerivation``).
+  private static func derivations(of contents: URL, _ folder: String, _ present: Set<String>)
+    -> [String: String]
+  {
+    guard let data = FileManager.default.contents(atPath: contents.path),
+      let text = String(validating: data, as: UTF8.self)
+    else { return [:] }
+    let found = AsIsDerivation.find(contents: text, folder: folder, present: present)
+    return Dictionary(
+      found.map { ($0.fileName, String($0.from.dropFirst(folder.count + 1))) },
+      uniquingKeysWith: { a, _ in a })
   }
 
   /// Adds one file to copy.

@@ -45,11 +45,11 @@ enum StarterConfig {
       # copied into the catalog as it is, so `thumbforge build` gives back \(name) unchanged,
       # and owns only what its manifest lists.
       #
-      # To let ThumbForge make an imageset's scales from one master instead: move its largest
-      # file out of the set folder, named Name@3x.png (Name@2x.png, or an .svg/.pdf) beside it,
-      # and delete the set folder; the next build writes Name.imageset from the recipes
-      # (scales: [2, 3] unless you set `scales:`; rules pick other recipes). See
-      # docs/adopting.md, and README "Configuration" for every key.
+      # To let ThumbForge make an imageset's smaller scales, delete their files from its set
+      # folder (keep its Contents.json): the build makes each from the largest file of the
+      # same slot (same idiom, appearance, gamut …). To hand the imageset to the recipes
+      # instead, move its largest file out beside the folder as Name@3x.png (or an .svg/.pdf)
+      # and delete the folder. See docs/adopting.md, and README "Configuration" for every key.
 
       # The catalog to write, relative to this folder: the one adopted.
       output: \(output)

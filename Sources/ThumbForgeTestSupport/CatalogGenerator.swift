@@ -149,7 +149,8 @@ package struct CatalogGenerator {
         .write(to: url.appendingPathComponent(file))
     } else {
       file = "\(name).pdf"
-      try Data(Self.pdf.utf8).write(to: url.appendingPathComponent(file))
+      try Data(Fixtures.pdf(width: 12, height: 12, color: "0 0 1").utf8)
+        .write(to: url.appendingPathComponent(file))
     }
     var contents = Self.info
     contents["images"] = [["filename": file, "idiom": "universal"]]
@@ -275,21 +276,6 @@ package struct CatalogGenerator {
   }
 
   private static var info: [String: Any] { ["info": ["author": "xcode", "version": 1]] }
-
-  /// A one-page PDF with a filled square (cross-reference offsets left to the reader's
-  /// recovery, as poppler does).
-  private static let pdf = """
-    %PDF-1.4
-    1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
-    2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
-    3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 12 12] /Contents 4 0 R >> endobj
-    4 0 obj << /Length 22 >> stream
-    0 0 1 rg 2 2 8 8 re f
-    endstream endobj
-    trailer << /Root 1 0 R >>
-    %%EOF
-
-    """
 
   // MARK: Random choices
 

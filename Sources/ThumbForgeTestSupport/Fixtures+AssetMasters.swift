@@ -41,4 +41,22 @@ extension Fixtures {
 
       """
   }
+
+  /// A one-page PDF of `width`×`height` points filled with an RGB colour (components 0–1);
+  /// its cross-reference table is left to the reader to rebuild, as poppler does.
+  package static func pdf(width: Int, height: Int, color: String = "1 0 0") -> String {
+    let drawing = "\(color) rg 0 0 \(width) \(height) re f"
+    return """
+      %PDF-1.4
+      1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+      2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+      3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Contents 4 0 R >> endobj
+      4 0 obj << /Length \(drawing.utf8.count) >> stream
+      \(drawing)
+      endstream endobj
+      trailer << /Root 1 0 R >>
+      %%EOF
+
+      """
+  }
 }

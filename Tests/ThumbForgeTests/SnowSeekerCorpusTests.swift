@@ -63,11 +63,11 @@ struct SnowSeekerCorpusTests {
         }
       }
     }
-    // Flags: variants 1x (from 3x) + the per-scale masters at 2x/3x, flag 2x/3x (80x50,
-    // 120x75). The corpus's flags carry XMP metadata, so they are re-encoded (PNG:
-    // losslessly) rather than copied: metadata is stripped unless keep-metadata is on.
+    // Flags: variants 1x (from 3x), the per-scale masters at 2x/3x copied without their XMP
+    // (never re-encoded), flag 2x/3x (80x50, 120x75).
     let canada = try #require(plan.jobs.first { $0.source.name == "Canada" })
-    #expect(canada.imageSets[0].outputs.map(\.mode) == [.render, .reencode, .reencode])
+    #expect(canada.imageSets[0].outputs.map(\.mode) == [.render, .copy, .copy])
+    #expect(try #require(images["Flags/Canada.imageset/Canada@3x.png"]).hasMetadata == false)
     #expect(
       canada.imageSets[1].outputs.map(\.pixelSize)
         == [40, 80, 120].map { PixelSize(width: $0, height: $0 * 5 / 8) })

@@ -200,16 +200,5 @@ import Vips
   }
 
   /// One page of 72 x 36 points filled red; poppler rebuilds the cross-reference table.
-  static let minimalPDF = """
-    %PDF-1.4
-    1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
-    2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
-    3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 72 36] /Contents 4 0 R >> endobj
-    4 0 obj << /Length 25 >> stream
-    1 0 0 rg 0 0 72 36 re f
-    endstream endobj
-    trailer << /Root 1 0 R >>
-    %%EOF
-
-    """
+  static let minimalPDF = Fixtures.pdf(width: 72, height: 36)
 }

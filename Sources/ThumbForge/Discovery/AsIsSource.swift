@@ -97,26 +97,15 @@ package struct AsIsSource: Hashable, Sendable {
     let derivations = AsIsDerivation.find(
       contents: contents.text, folder: path, present: Set(files.map(\.relativePath)))
     for derivation in derivations {
-      guard let index = masters.firstIndex(where: { $0.path == derivation.from }),
-        masters[index].scale == nil,
-        let file = files.first(where: { $0.relativePath == derivation.from })
-      else { continue }
-      // A file others are made from is probed like any master (its size, alpha, colour).
-      let known = cache.sources[file.relativePath].flatMap { $0.width > 0 ? $0 : nil }
-      switch MasterProbe.probe(
-        file: file, folder: folder, limitInputPixels: limitInputPixels, cached: known)
+      switch probeSource(
+        of: derivation, masters: &masters, files: files, folder: folder, cache: cache,
+        limitInputPixels: limitInputPixels)
       {
-      case .success(let probed):
-        results[file.relativePath] = probed
-        masters[index] = Master(
-          path: file.relativePath, scale: derivation.fromScale, isVector: false,
-          isDark: derivation.isDark, fileExtension: masters[index].fileExtension,
-          pixelSize: PixelSize(width: probed.width, height: probed.height),
-          hasAlpha: probed.hasAlpha, isPlainSRGB: probed.isPlainSRGB, hash: probed.hash,
-          isWideGamut: probed.isWideGamut, hasMetadata: probed.hasMetadata)
-        if known == nil { hashed += 1 }
-      case .failure(let problem):
-        return (.failure(problem), [:], 0)
+      case .success(let probed?):
+        results[probed.path] = probed.result
+        if probed.fresh { hashed += 1 }
+      case .success(nil): break
+      case .failure(let problem): return (.failure(problem), [:], 0)
       }
     }
     var group = path.split(separator: "/").map(String.init)
@@ -125,6 +114,31 @@ package struct AsIsSource: Hashable, Sendable {
       folder: path, source: AssetSource(group: group, name: name, masters: masters),
       contents: contents.text, contentsHash: contents.hash, derivations: derivations)
     return (.success(source), results, hashed)
+  }
+
+  /// Probes the file `derivation` is made from like any master (its size, alpha, colour),
+  /// and puts it among `masters` with its scale; nil when it already is.
+  private static func probeSource(
+    of derivation: AsIsDerivation, masters: inout [Master], files: [ScannedFile], folder: URL,
+    cache: ProbeCache, limitInputPixels: Int
+  ) -> Result<(path: String, result: ProbeResult, fresh: Bool)?, Problem> {
+    guard let index = masters.firstIndex(where: { $0.path == derivation.from }),
+      masters[index].scale == nil,
+      let file = files.first(where: { $0.relativePath == derivation.from })
+    else { return .success(nil) }
+    // A hash-only entry of the cache (width 0) has no header facts to reuse.
+    let known = cache.sources[file.relativePath].flatMap { $0.width > 0 ? $0 : nil }
+    let outcome = MasterProbe.probe(
+      file: file, folder: folder, limitInputPixels: limitInputPixels, cached: known)
+    return outcome.map { probed in
+      masters[index] = Master(
+        path: file.relativePath, scale: derivation.fromScale, isVector: false,
+        isDark: derivation.isDark, fileExtension: masters[index].fileExtension,
+        pixelSize: PixelSize(width: probed.width, height: probed.height),
+        hasAlpha: probed.hasAlpha, isPlainSRGB: probed.isPlainSRGB, hash: probed.hash,
+        isWideGamut: probed.isWideGamut, hasMetadata: probed.hasMetadata)
+      return (file.relativePath, probed, known == nil)
+    }
   }
 
   /// The text and hash of a carried folder's `Contents.json`, which must be UTF-8 (it is

@@ -45,7 +45,10 @@ struct LintCommand: ParsableCommand {
       if verbose { for note in report.notes { print("note: \(note)") } }
       let name = report.configFile.isEmpty ? "no configuration file (defaults)" : report.configFile
       print(
-        "\(name): \(report.rules) rules, \(report.recipes) recipes, \(report.masters) masters; "
+        "\(name): \(report.rules) rules, \(report.recipes) recipes, \(report.masters) masters"
+          + (report.carriedSets == 0
+            ? "" : ", \(report.carriedSets) set folders carried as they are")
+          + "; "
           + (report.warnings.isEmpty
             ? "no warnings"
             : "\(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s")")

@@ -11,9 +11,10 @@ enum PlanPrinter {
       for set in job.imageSets {
         lines.append("  \(set.folder)  [\(set.recipe.name)]")
         for output in set.outputs {
+          // A carried file's pixels are not probed: it is copied as it is.
+          let size = output.pixelSize.width == 0 ? "as it is" : "\(output.pixelSize)"
           lines.append(
-            "    \(output.fileName)  \(output.pixelSize)  \(output.mode.rawValue) from \(output.master)"
-          )
+            "    \(output.fileName)  \(size)  \(output.mode.rawValue) from \(output.master)")
         }
         for skipped in set.skipped { lines.append("    skipped \(skipped)") }
         for warning in set.warnings { lines.append("    warning \(warning)") }

@@ -161,6 +161,35 @@ struct AdoptionRoundTripTests {
     #expect(try Self.build(art).rendered == 0, "nothing left to make")
   }
 
+  @Test("Swift accessors name an adopted set as Xcode does: with its group's namespace")
+  func accessorsFollowCarriedNamespaces() throws {
+    let root = try Fixtures.temporaryDirectory(prefix: "adopt-accessors")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let catalog = root.appendingPathComponent("App/Images.xcassets")
+    let info = #""info":{"author":"xcode","version":1}"#
+    for (group, namespace) in [("Flags", true), ("Plain", false)] {
+      let folder = catalog.appendingPathComponent(group)
+      try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent("logo.imageset"), withIntermediateDirectories: true)
+      let properties = namespace ? #","properties":{"provides-namespace":true}"# : ""
+      try Data("{\(info)\(properties)}".utf8).write(
+        to: folder.appendingPathComponent("Contents.json"))
+      try Data(try Fixtures.photo(width: 8, height: 8, seed: 1).encoded(as: .png))
+        .write(to: folder.appendingPathComponent("logo.imageset/logo.png"))
+      try Data(#"{"images":[{"filename":"logo.png","idiom":"universal"}],\#(info)}"#.utf8)
+        .write(to: folder.appendingPathComponent("logo.imageset/Contents.json"))
+    }
+    let art = try Self.adopt(catalog)
+    var options = BuildOptions(folder: art)
+    options.swiftFile = root.appendingPathComponent("Asset.swift")
+    _ = try BuildEngine(options: options).run()
+    let text = try String(contentsOf: options.swiftFile!, encoding: .utf8)
+    #expect(text.contains(#""Flags/logo""#), "\(text)")
+    #expect(text.contains(#"= "logo""#) && !text.contains(#""Plain/logo""#), "\(text)")
+    options.mode = .check
+    #expect(try BuildEngine(options: options).run().stale.isEmpty)
+  }
+
   @Test("every set kind and odd names occur across the generated catalogs")
   func generatorCoversEveryKind() throws {
     let root = try Fixtures.temporaryDirectory(prefix: "adopt-kinds")

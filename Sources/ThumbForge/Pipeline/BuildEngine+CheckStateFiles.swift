@@ -35,7 +35,7 @@ extension BuildEngine {
     if let swiftFile = workspace.swiftFile {
       let text = SwiftAccessorGenerator.text(
         for: expected, providesNamespace: workspace.config.providesNamespace,
-        options: workspace.config.swiftAccessors)
+        options: workspace.config.swiftAccessors, catalog: workspace.catalog)
       let name = swiftFile.lastPathComponent
       switch try? String(contentsOf: swiftFile, encoding: .utf8) {
       case nil:

@@ -32,7 +32,7 @@ extension BuildEngine {
     if let swiftFile = workspace.swiftFile {
       try SwiftAccessorGenerator.write(
         manifest, providesNamespace: workspace.config.providesNamespace,
-        options: workspace.config.swiftAccessors, to: swiftFile)
+        options: workspace.config.swiftAccessors, to: swiftFile, catalog: workspace.catalog)
     }
     return manifest
   }

@@ -15,6 +15,8 @@ package enum ConfigLint {
     package var rules = 0
     package var recipes = 0
     package var masters = 0
+    /// Set folders (and group `Contents.json` files) carried as they are.
+    package var carriedSets = 0
     /// Likely mistakes, one line each.
     package var warnings: [String] = []
     /// Files of the folder that are not masters, each with why.
@@ -34,6 +36,7 @@ package enum ConfigLint {
     let assets = Set(sorted.candidates.map { ($0.group + [$0.name.asset]).joined(separator: "/") })
     report.notes = sorted.notes
     report.masters = masters.count
+    report.carriedSets = sorted.carried.count
     report.warnings = scan.problems.map(\.description)
     report.warnings += sorted.problems.map(\.description)
     let lines = config.lines
@@ -47,7 +50,7 @@ package enum ConfigLint {
     // built-ins exist whether or not anything uses them, and top-level defaults (`scales:`,
     // `quality:`) change them without defining them.
     let used = Set(config.rules.flatMap(\.recipes) + config.defaultRecipes)
-    report.recipes = config.recipes.count
+    report.recipes = config.recipes.values.filter(\.kind.isNamedByRules).count
     for name in lines.recipes.keys.sorted() where !used.contains(name) {
       report.warnings.append(
         "\(place(file, lines.recipes[name] ?? nil)): recipe '\(name)' is defined but no rule uses it"

@@ -90,7 +90,7 @@ package enum CatalogMerge {
     if let swiftFile {
       try SwiftAccessorGenerator.write(
         manifest, providesNamespace: writer.config.providesNamespace,
-        options: writer.config.swiftAccessors, to: swiftFile)
+        options: writer.config.swiftAccessors, to: swiftFile, catalog: writer.catalog)
     }
     pending.list.clear()
   }

@@ -5,19 +5,23 @@ extension SwiftAccessorGenerator {
   /// merge's), only when their text changed. App icon sets get none: code never loads an
   /// app icon by name.
   static func write(
-    _ manifest: Manifest, providesNamespace: Bool, options: SwiftAccessorOptions, to url: URL
+    _ manifest: Manifest, providesNamespace: Bool, options: SwiftAccessorOptions, to url: URL,
+    catalog: URL? = nil
   ) throws {
-    let text = text(for: manifest, providesNamespace: providesNamespace, options: options)
+    let text = text(
+      for: manifest, providesNamespace: providesNamespace, options: options, catalog: catalog)
     if (try? String(contentsOf: url, encoding: .utf8)) != text {
       try AtomicFile.write(Array(text.utf8), to: url.path)
     }
   }
 
-  /// The text ``write(_:providesNamespace:options:to:)`` writes for `manifest` (`check`
-  /// compares it with the file).
+  /// The text ``write(_:providesNamespace:options:to:catalog:)`` writes for `manifest`
+  /// (`check` compares it with the file). A group whose `Contents.json` is carried (an
+  /// adopted catalog's) provides a namespace when that file in `catalog` says so; the
+  /// others when `providesNamespace`.
   static func text(
     for manifest: Manifest, providesNamespace: Bool,
-    options: SwiftAccessorOptions = SwiftAccessorOptions()
+    options: SwiftAccessorOptions = SwiftAccessorOptions(), catalog: URL? = nil
   ) -> String {
     let sets = manifest.imageSets.filter { $0.folder.hasSuffix(".imageset") }
     var sizes: [String: PointDimensions] = [:]
@@ -31,14 +35,31 @@ extension SwiftAccessorGenerator {
       }
       return entry
     }
-    let namespaced: Set<[String]> =
-      providesNamespace
-      ? Set(
-        manifest.imageSets.flatMap { set in
-          set.group.indices.map { Array(set.group.prefix($0 + 1)) }
-        }) : []
+    let carriedGroups = Set(
+      manifest.imageSets.lazy.filter {
+        $0.isCarried && !SetFolder.isSetFolderName(($0.folder as NSString).lastPathComponent)
+      }.map(\.folder))
+    let namespaced = Set(
+      manifest.imageSets.flatMap { set in
+        set.group.indices.map { Array(set.group.prefix($0 + 1)) }
+      }.filter { group in
+        let path = group.joined(separator: "/")
+        guard carriedGroups.contains(path) else { return providesNamespace }
+        return catalog.map { Self.providesNamespace(path, in: $0) } ?? false
+      })
     return generate(
       entries: entries, options: options, sizes: sizes, namespacedGroups: namespaced)
+  }
+
+  /// Whether the `Contents.json` of the group folder `group` of `catalog` sets
+  /// `provides-namespace`.
+  private static func providesNamespace(_ group: String, in catalog: URL) -> Bool {
+    let url = catalog.appendingPathComponent(group + "/Contents.json")
+    guard let data = FileManager.default.contents(atPath: url.path),
+      let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+      let properties = json["properties"] as? [String: Any]
+    else { return false }
+    return properties["provides-namespace"] as? Bool == true
   }
 
   /// An image set's point size: its largest-scale sRGB, any-appearance output's pixels over

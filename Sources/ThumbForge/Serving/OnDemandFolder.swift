@@ -212,7 +212,10 @@ package struct OnDemandFolder: Sendable {
     case .named(let name):
       guard let recipe = config.recipes[name] else { throw .unknownRecipe(name) }
       guard recipe.kind.makesImageSet else {
-        throw .noSuchOutput("'\(name)' makes an app icon set, which is in the catalog, not served")
+        let what =
+          recipe.kind == .asIs
+          ? "carries set folders into the catalog as they are" : "makes an app icon set"
+        throw .noSuchOutput("'\(name)' \(what), which is in the catalog, not served")
       }
       return recipe
     case .adHoc(let kind, let width, let height):

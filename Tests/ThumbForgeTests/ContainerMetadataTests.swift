@@ -10,6 +10,8 @@ import Vips
 /// generated hostile files never crash the walk and never grow.
 @Suite("container metadata")
 struct ContainerMetadataTests {
+  static let renderer = Renderer(folder: URL(fileURLWithPath: "/"))
+
   static func photo(seed: Int = 4) throws -> VipsImage {
     try Fixtures.photo(width: 64, height: 40, seed: seed)
   }
@@ -23,7 +25,7 @@ struct ContainerMetadataTests {
       #expect(try VipsImage.load(bytes: tagged).hasMetadata)
       #expect(JPEGMetadata.stripped(tagged) == plain, "interlace: \(interlace)")
       #expect(JPEGMetadata.stripped(plain) == nil, "nothing to remove")
-      #expect(Renderer.withoutMetadata(tagged, failOn: .warning) == plain)
+      #expect(Self.renderer.withoutMetadata(tagged) == plain)
     }
   }
 
@@ -32,7 +34,7 @@ struct ContainerMetadataTests {
     let withProfile = try Fixtures.displayP3(try Self.photo()).encoded(
       as: .jpeg, options: SaveOptions(quality: 90, stripMetadata: false, keepProfile: true))
     let tagged = FileMetadata.jpeg(withProfile)
-    let stripped = try #require(Renderer.withoutMetadata(tagged, failOn: .warning))
+    let stripped = try #require(Self.renderer.withoutMetadata(tagged))
     let image = try VipsImage.load(bytes: stripped)
     #expect(image.hasICCProfile && !image.hasMetadata)
     // A phone's second picture: an APP2 MPF index, and another JPEG after the end of image.
@@ -54,8 +56,18 @@ struct ContainerMetadataTests {
       #expect(try VipsImage.load(bytes: tagged).hasMetadata)
       #expect(PNGMetadata.stripped(tagged) == plain)
       #expect(PNGMetadata.stripped(plain) == nil)
-      #expect(Renderer.withoutMetadata(tagged, failOn: .warning) == plain)
+      #expect(Self.renderer.withoutMetadata(tagged) == plain)
     }
+  }
+
+  @Test("a file over limit-input-pixels is never decoded to be checked: shipped as it is")
+  func overTheLimit() throws {
+    let tagged = FileMetadata.png(try Self.photo().encoded(as: .png))
+    var small = Self.renderer
+    small.limits.inputPixels = 64 * 40 - 1
+    #expect(small.withoutMetadata(tagged) == nil)
+    small.limits.inputPixels = 64 * 40
+    #expect(small.withoutMetadata(tagged) != nil)
   }
 
   @Test("a file whose EXIF orientation turns it is shipped as it is")
@@ -63,7 +75,7 @@ struct ContainerMetadataTests {
     let tagged = FileMetadata.jpeg(try Self.photo().encoded(as: .jpeg), orientation: 6)
     #expect(try VipsImage.load(bytes: tagged).orientation == 6)
     #expect(JPEGMetadata.stripped(tagged) != nil)
-    #expect(Renderer.withoutMetadata(tagged, failOn: .warning) == nil)
+    #expect(Self.renderer.withoutMetadata(tagged) == nil)
   }
 
   @Test("generated hostile files: truncated, flipped and random bytes never crash or grow")

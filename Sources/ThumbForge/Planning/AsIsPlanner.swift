@@ -49,7 +49,7 @@ extension Planner {
       PlannedOutput(
         slot: Slot(scale: Slot.singleScale), pixelSize: master.pixelSize,
         resizeTo: master.pixelSize, crop: nil, master: master.path, mode: .copy,
-        format: ImageFormat(rawValue: master.fileExtension) ?? .png,
+        format: ImageFormat(fileExtension: master.fileExtension) ?? .png,
         fileName: String(master.path.dropFirst(source.folder.count + 1)), path: master.path,
         upscale: nil)
     }

@@ -168,14 +168,14 @@ struct Renderer: Sendable {
 
   /// The files of `copied` from the master's checked `bytes`: as they are, or, for a master
   /// carrying metadata whose recipe does not keep it, its container without the metadata
-  /// (``withoutMetadata(_:failOn:)``): never re-encoded.
+  /// (``withoutMetadata(_:)``): never re-encoded.
   private func copyFiles(
     _ copied: [(Recipe, PlannedOutput)], of master: Master, bytes: [UInt8], hash: String
   ) throws(VipsError) -> [RenderedFile] {
     guard master.hasMetadata, copied.contains(where: { !$0.0.keepMetadata }) else {
       return copied.map { RenderedFile(output: $0.1, bytes: bytes, hash: hash) }
     }
-    guard let clean = Self.withoutMetadata(bytes, failOn: failOn) else {
+    guard let clean = withoutMetadata(bytes) else {
       throw VipsError(
         context: master.path,
         message:

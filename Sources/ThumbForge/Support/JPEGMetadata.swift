@@ -5,7 +5,7 @@
 /// Removed: APP1 (EXIF — a phone's GPS position, the camera — and XMP), APP13 (Photoshop's
 /// IPTC), COM (comments), and a multi-picture index (APP2 `MPF`) with the images it points
 /// to after the first one's end (a phone's depth map or gain map). Callers check that the
-/// result decodes to the same pixels before shipping it (``Renderer/withoutMetadata(_:failOn:)``).
+/// result decodes to the same pixels before shipping it (``Renderer/withoutMetadata(_:)``).
 ///
 /// ```swift
 /// JPEGMetadata.stripped(bytes)  // nil: nothing to remove, or not a file this can walk

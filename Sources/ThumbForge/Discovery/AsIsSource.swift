@@ -18,9 +18,6 @@ package struct AsIsSource: Hashable, Sendable {
   /// are probed like any master's).
   package var derivations: [AsIsDerivation] = []
 
-  /// Whether the folder is a group's (only its `Contents.json` is carried).
-  package var isGroup: Bool { !SetFolder.isSetFolderName(source.name) }
-
   /// Reads the carried folders `MasterCandidates` found: hashes each file (reusing the
   /// probe cache's hash of an unchanged one) and reads each folder's `Contents.json`.
   /// A folder without a readable, UTF-8 `Contents.json` is a problem naming it, and is not
@@ -160,9 +157,7 @@ package struct AsIsSource: Hashable, Sendable {
   private static func hash(of file: ScannedFile, in folder: URL, cache: ProbeCache) -> (
     hash: String, fresh: Bool
   )? {
-    if let known = cache.sources[file.relativePath], known.byteSize == file.byteSize,
-      known.modified == file.modified
-    {
+    if let known = cache.sources[file.relativePath], known.describes(file) {
       return (known.hash, false)
     }
     let path = folder.appendingPathComponent(file.relativePath).path

@@ -1,8 +1,9 @@
 internal import Foundation
 
 /// An asset catalog a team already has (`Assets.xcassets`), read as masters: each imageset's
-/// images with the scale and appearance its `Contents.json` gives them. Read by discovery (a
-/// catalog inside the asset folder) and by `thumbforge init --from`.
+/// images with the scale and appearance its `Contents.json` gives them. Read by discovery, for
+/// a catalog inside the asset folder (`thumbforge init --from` carries a catalog's sets as
+/// they are instead: ``CatalogWalk``).
 ///
 /// ```swift
 /// let catalog = ExistingCatalog.read(URL(fileURLWithPath: "Legacy.xcassets"))
@@ -31,11 +32,6 @@ package struct ExistingCatalog: Sendable {
     package var folderPath: String { (group + [name + ".imageset"]).joined(separator: "/") }
     /// `Group/Name`.
     package var qualifiedName: String { (group + [name]).joined(separator: "/") }
-
-    /// The largest-scale image of one appearance (a single-scale image counts as largest).
-    package func largest(dark: Bool) -> Image? {
-      images.filter { $0.isDark == dark }.max { ($0.scale ?? 4) < ($1.scale ?? 4) }
-    }
   }
 
   package var imageSets: [ImageSet] = []
@@ -69,12 +65,10 @@ package struct ExistingCatalog: Sendable {
       if ext == "imageset" {
         readImageSet(
           child, group: group, name: (name as NSString).deletingPathExtension, path: path)
-      } else if Self.assetExtensions.contains(ext) {
+      } else if SetFolder.isSetFolderName(name) {
         otherAssets.append(path)
       } else {
-        if let json = Self.json(child.appendingPathComponent("Contents.json")),
-          let properties = json["properties"] as? [String: Any],
-          properties["provides-namespace"] as? Bool == true
+        if GroupFolders.providesNamespace(contentsAt: child.appendingPathComponent("Contents.json"))
         {
           providesNamespace = true
         }
@@ -151,11 +145,4 @@ package struct ExistingCatalog: Sendable {
     guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
     return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
   }
-
-  /// Folder extensions of the asset types other than imagesets.
-  static let assetExtensions: Set<String> = [
-    "appiconset", "colorset", "dataset", "symbolset", "iconset", "imagestack", "brandassets",
-    "launchimage", "textureset", "cubetextureset", "spriteatlas", "arresourcegroup",
-    "arimageset", "complicationset", "mlmodelset", "stickerpack", "stickersequence", "sticker",
-  ]
 }

@@ -55,8 +55,7 @@ enum MasterProbe {
   /// PNG's segments or chunks: ``JPEGMetadata``, ``PNGMetadata``).
   static func containerSheds(path: String) -> Bool {
     guard let data = FileManager.default.contents(atPath: path) else { return false }
-    let bytes = Array(data)
-    return JPEGMetadata.stripped(bytes) != nil || PNGMetadata.stripped(bytes) != nil
+    return ContainerMetadata.stripped(Array(data)) != nil
   }
 
   /// The outcome from an earlier result alone, without touching the file; nil when there is
@@ -64,9 +63,7 @@ enum MasterProbe {
   static func reuse(_ cached: ProbeResult?, file: ScannedFile, limitInputPixels: Int)
     -> Result<ProbeResult, Problem>?
   {
-    guard let cached, cached.byteSize == file.byteSize, cached.modified == file.modified else {
-      return nil
-    }
+    guard let cached, cached.describes(file) else { return nil }
     return check(cached, file: file, limit: limitInputPixels)
   }
 

@@ -15,4 +15,10 @@ struct ProbeResult: Hashable, Sendable, Codable {
   var isWideGamut = false
   /// The file carries metadata a build strips (EXIF, XMP, IPTC, comments, text chunks).
   var hasMetadata = false
+
+  /// Whether this result still describes `file`: its size and modification time are the
+  /// ones it was taken at.
+  func describes(_ file: ScannedFile) -> Bool {
+    byteSize == file.byteSize && modified == file.modified
+  }
 }

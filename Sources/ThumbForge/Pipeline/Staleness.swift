@@ -210,14 +210,16 @@ struct Staleness: Sendable {
   private func groupDifferences(plan: BuildPlan) -> [StaleItem] {
     let expected = Array(
       CatalogContents.group(providesNamespace: workspace.config.providesNamespace).utf8)
-    let rendered = plan.jobs.filter { $0.imageSets.first?.recipe.kind != .asIs }
-    let carried = Set(
-      plan.jobs.lazy.filter { $0.imageSets.first?.recipe.kind == .asIs }.map(\.imageSets[0].folder))
-    let groups = Set(
-      rendered.flatMap { job in
-        job.source.group.indices.map { job.source.group.prefix($0 + 1).joined(separator: "/") }
+    var carried = Set<String>()
+    var rendered: [[String]] = []
+    for job in plan.jobs {
+      if job.imageSets.first?.recipe.kind == .asIs {
+        carried.insert(job.imageSets[0].folder)
+      } else {
+        rendered.append(job.source.group)
       }
-    ).subtracting(carried)
+    }
+    let groups = GroupFolders.paths(of: rendered).subtracting(carried)
     return groups.intersection(ownedGroups).sorted().compactMap { group in
       let path = group + "/Contents.json"
       guard let bytes = FileManager.default.contents(atPath: workspace.catalog.path + "/" + path)

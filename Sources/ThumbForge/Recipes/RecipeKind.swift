@@ -15,7 +15,7 @@ package enum RecipeKind: String, Sendable, Codable, CaseIterable, Hashable {
   case appicon
   /// A set folder of the asset folder (`.imageset`, `.colorset`, `.appiconset` …, or a
   /// group's `Contents.json`) carried into the catalog as it is: its files copied, never
-  /// resampled or re-encoded (see ``AsIsSet``). Not named by rules: the folder's extension
+  /// resampled or re-encoded (see ``AsIsSource``). Not named by rules: the folder's extension
   /// chooses it.
   case asIs = "as-is"
 

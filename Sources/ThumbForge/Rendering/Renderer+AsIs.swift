@@ -28,9 +28,7 @@ extension Renderer {
   /// decoded), or one whose EXIF orientation turns it (without the EXIF block it would be
   /// shown turned).
   func withoutMetadata(_ bytes: [UInt8]) -> [UInt8]? {
-    guard let stripped = JPEGMetadata.stripped(bytes) ?? PNGMetadata.stripped(bytes) else {
-      return nil
-    }
+    guard let stripped = ContainerMetadata.stripped(bytes) else { return nil }
     do {
       let options = LoadOptions(failOn: failOn)
       let before = try VipsImage.load(bytes: bytes, options: options)

@@ -71,25 +71,23 @@ struct Renderer: Sendable {
   }
 
   private func render(_ work: [(Recipe, PlannedOutput)], master: Master) throws -> [RenderedFile] {
-    // A carried set's files are copied, never decoded to be re-encoded; only slots whose
-    // files were deleted are rendered (resized from a larger file of the set).
-    if let recipe = work.first?.0, recipe.kind == .asIs {
-      let copies = try work.filter { $0.1.mode == .copy }.map {
-        try carried($0.1, of: master, keepingMetadata: recipe.keepMetadata)
-      }
-      let derived = work.filter { $0.1.mode != .copy }
-      return copies
-        + (derived.isEmpty
-          ? []
-          : try render(derived, master: master, in: .sRGB).map {
-            Self.asPlanned($0, derived)
-          })
+    // A carried set's files are copied, never decoded to be re-encoded; its slots whose
+    // files were deleted are rendered like any output (resized from a larger file).
+    let isCarriedCopy = { (item: (Recipe, PlannedOutput)) in
+      item.0.kind == .asIs && item.1.mode == .copy
     }
+    let copies = try work.filter(isCarriedCopy).map { recipe, output in
+      try carried(output, of: master, keepingMetadata: recipe.keepMetadata)
+    }
+    let rendered = work.filter { !isCarriedCopy($0) }
+    guard !rendered.isEmpty else { return copies }
     // Display P3 files come from a second decode of the master, converted to Display P3
     // instead of sRGB (only wide-gamut masters have them; an empty part decodes nothing).
-    return try DisplayGamut.allCases.flatMap { gamut in
-      try render(work.filter { $0.1.slot.gamut == gamut }, master: master, in: gamut.profile)
-    }.map { Self.asPlanned($0, work) }
+    return try copies
+      + DisplayGamut.allCases.flatMap { gamut in
+        try render(
+          rendered.filter { $0.1.slot.gamut == gamut }, master: master, in: gamut.profile)
+      }.map { Self.asPlanned($0, rendered) }
   }
 
   /// `file` carrying its output exactly as planned (a crop decided while rendering is not

@@ -109,11 +109,7 @@ package struct StarterFolder: Sendable {
           continue
         }
         bytes = Array(data)
-        if ["jpg", "jpeg", "png"].contains(source.pathExtension.lowercased()),
-          JPEGMetadata.stripped(bytes) != nil || PNGMetadata.stripped(bytes) != nil
-        {
-          withMetadata += 1
-        }
+        if ContainerMetadata.stripped(bytes) != nil { withMetadata += 1 }
       } else {
         bytes = Array((file.text ?? "").utf8)
       }

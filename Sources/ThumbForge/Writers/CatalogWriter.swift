@@ -100,9 +100,7 @@ struct CatalogWriter: Sendable {
   ) throws -> Set<String> {
     let carried = Set(entries.lazy.filter(\.isCarried).map(\.folder))
     let groups = Set(entries.lazy.filter { !$0.isCarried }.map(\.group).filter { !$0.isEmpty })
-    let used = Set(
-      groups.flatMap { group in (1...group.count).map { group.prefix($0).joined(separator: "/") } }
-    ).subtracting(carried)
+    let used = GroupFolders.paths(of: groups).subtracting(carried)
     let owned = previousGroups.union(pendingAtStart.intersection(used)).subtracting(carried)
     let new = used.filter {
       !FileManager.default.fileExists(

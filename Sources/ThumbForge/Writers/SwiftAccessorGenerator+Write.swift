@@ -39,27 +39,21 @@ extension SwiftAccessorGenerator {
       manifest.imageSets.lazy.filter {
         $0.isCarried && !SetFolder.isSetFolderName(($0.folder as NSString).lastPathComponent)
       }.map(\.folder))
+    // Each group once: a carried group's Contents.json is read once, not once per set.
     let namespaced = Set(
       manifest.imageSets.flatMap { set in
         set.group.indices.map { Array(set.group.prefix($0 + 1)) }
-      }.filter { group in
-        let path = group.joined(separator: "/")
-        guard carriedGroups.contains(path) else { return providesNamespace }
-        return catalog.map { Self.providesNamespace(path, in: $0) } ?? false
-      })
+      }
+    ).filter { group in
+      let path = group.joined(separator: "/")
+      guard carriedGroups.contains(path) else { return providesNamespace }
+      return catalog.map {
+        GroupFolders.providesNamespace(
+          contentsAt: $0.appendingPathComponent(path + "/Contents.json"))
+      } ?? false
+    }
     return generate(
       entries: entries, options: options, sizes: sizes, namespacedGroups: namespaced)
-  }
-
-  /// Whether the `Contents.json` of the group folder `group` of `catalog` sets
-  /// `provides-namespace`.
-  private static func providesNamespace(_ group: String, in catalog: URL) -> Bool {
-    let url = catalog.appendingPathComponent(group + "/Contents.json")
-    guard let data = FileManager.default.contents(atPath: url.path),
-      let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-      let properties = json["properties"] as? [String: Any]
-    else { return false }
-    return properties["provides-namespace"] as? Bool == true
   }
 
   /// An image set's point size: its largest-scale sRGB, any-appearance output's pixels over

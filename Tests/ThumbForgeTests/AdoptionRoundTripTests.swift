@@ -47,7 +47,13 @@ struct AdoptionRoundTripTests {
     return report
   }
 
-  @Test("generated catalogs come back byte for byte, in place and elsewhere", arguments: 0..<12)
+  /// The generated catalogs' seeds: 0..<12, or 0..<N with `THUMBFORGE_ADOPT_CASES=N`
+  /// (property runs: `THUMBFORGE_ADOPT_CASES=500 swift test --filter AdoptionRoundTrip`).
+  static let seeds: Range<UInt64> =
+    0..<(ProcessInfo.processInfo.environment["THUMBFORGE_ADOPT_CASES"].flatMap(UInt64.init) ?? 12)
+
+  @Test(
+    "generated catalogs come back byte for byte, in place and elsewhere", arguments: Self.seeds)
   func roundTrip(seed: UInt64) throws {
     let root = try Fixtures.temporaryDirectory(prefix: "adopt-\(seed)")
     defer { try? FileManager.default.removeItem(at: root) }

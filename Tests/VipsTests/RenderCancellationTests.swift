@@ -13,11 +13,14 @@ import Vips
     let png = try Fixtures.gradient(width: 4, height: 3).encoded(as: .png)
     let cancellation = RenderCancellation()
     let started = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    // A thread of its own, not a worker of Dispatch's global queue: while the rest of the
+    // suite runs in parallel, that queue's few workers may all be busy for longer than the
+    // resize takes, and the cancel would come after the end.
+    Thread {
       started.wait()
       Thread.sleep(forTimeInterval: 0.1)
       cancellation.cancel()
-    }
+    }.start()
     let outcome = cancellation.run { () -> Result<Int, any Error> in
       Result {
         let huge = try VipsImage.load(bytes: png).resize(scale: 1500)

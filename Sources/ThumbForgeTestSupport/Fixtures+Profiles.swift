@@ -23,26 +23,58 @@ extension Fixtures {
   /// primaries and a gamma of 1.8. Made byte by byte (no library writes ICC profiles), with
   /// exactly the tags lcms needs: description, white point, colourants and tone curves.
   package static func proPhotoProfile() -> [UInt8] {
-    func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) } }
-    func text(_ value: String) -> [UInt8] { Array(value.utf8) }
-    func fixed(_ value: Double) -> [UInt8] { u32(Int((value * 65536).rounded()) & 0xFFFF_FFFF) }
-    func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] {
-      text("XYZ ") + u32(0) + fixed(x) + fixed(y) + fixed(z)
-    }
-    let name = "ThumbForge test ProPhoto RGB"
+    let gamma18 = ICCBytes.curve(gamma: 1.8)
+    return ICCBytes.profile(
+      space: "RGB ", name: "ThumbForge test ProPhoto RGB",
+      tags: [
+        ("wtpt", ICCBytes.xyz(0.9642, 1.0, 0.8249)),
+        ("rXYZ", ICCBytes.xyz(0.7977, 0.2880, 0.0)),
+        ("gXYZ", ICCBytes.xyz(0.1352, 0.7119, 0.0)),
+        ("bXYZ", ICCBytes.xyz(0.0313, 0.0001, 0.8249)),
+        ("rTRC", gamma18), ("gTRC", gamma18), ("bTRC", gamma18),
+      ])
+  }
+
+  /// A minimal ICC v2 grey display profile (gamma 2.2, D50 white), as a grey PNG from a
+  /// design tool or scanner carries.
+  package static func greyProfile() -> [UInt8] {
+    ICCBytes.profile(
+      space: "GRAY", name: "ThumbForge test grey gamma 2.2",
+      tags: [
+        ("wtpt", ICCBytes.xyz(0.9642, 1.0, 0.8249)), ("kTRC", ICCBytes.curve(gamma: 2.2)),
+      ])
+  }
+}
+
+/// The byte layout of ICC v2 display profiles (big-endian, tags 4-byte aligned).
+private enum ICCBytes {
+  static func u32(_ value: Int) -> [UInt8] {
+    (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) }
+  }
+  static func text(_ value: String) -> [UInt8] { Array(value.utf8) }
+  static func fixed(_ value: Double) -> [UInt8] {
+    u32(Int((value * 65536).rounded()) & 0xFFFF_FFFF)
+  }
+  static func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] {
+    text("XYZ ") + u32(0) + fixed(x) + fixed(y) + fixed(z)
+  }
+  /// A `curv` tag of one gamma (u8Fixed8).
+  static func curve(gamma: Double) -> [UInt8] {
+    let value = Int((gamma * 256).rounded())
+    return text("curv") + u32(0) + u32(1) + [UInt8(value >> 8), UInt8(value & 0xFF)] + [0, 0]
+  }
+
+  /// A display-class profile of colour `space` with a description, a copyright and `tags`.
+  static func profile(space: String, name: String, tags extra: [(String, [UInt8])]) -> [UInt8] {
     let description =
       text("desc") + u32(0) + u32(name.utf8.count + 1) + text(name) + [0]
       + u32(0) + u32(0) + [0, 0, 0] + [UInt8](repeating: 0, count: 67)
-    let gamma18: [UInt8] = text("curv") + u32(0) + u32(1) + [0x01, 0xCD] + [0, 0]
-    let tags: [(String, [UInt8])] = [
-      ("desc", description),
-      ("cprt", text("text") + u32(0) + text("No copyright, test data") + [0]),
-      ("wtpt", xyz(0.9642, 1.0, 0.8249)),
-      ("rXYZ", xyz(0.7977, 0.2880, 0.0)),
-      ("gXYZ", xyz(0.1352, 0.7119, 0.0)),
-      ("bXYZ", xyz(0.0313, 0.0001, 0.8249)),
-      ("rTRC", gamma18), ("gTRC", gamma18), ("bTRC", gamma18),
-    ]
+    let tags =
+      [
+        ("desc", description),
+        ("cprt", text("text") + u32(0) + text("No copyright, test data") + [0]),
+      ]
+      + extra
     var table: [UInt8] = u32(tags.count)
     var data: [UInt8] = []
     var offset = 128 + 4 + 12 * tags.count
@@ -54,7 +86,7 @@ extension Fixtures {
       offset += padded.count
     }
     var header: [UInt8] = u32(offset) + u32(0) + [0x02, 0x10, 0, 0]
-    header += text("mntr") + text("RGB ") + text("XYZ ")
+    header += text("mntr") + text(space) + text("XYZ ")
     header += [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]  // 2026-01-01 00:00:00
     header += text("acsp") + [UInt8](repeating: 0, count: 28)  // platform … intent
     header += fixed(0.9642) + fixed(1.0) + fixed(0.8249)  // the PCS illuminant, D50

@@ -7,12 +7,7 @@ extension VipsImage {
     var image = self
     if hasICCProfile {
       do {
-        image = try VipsOperation.image(
-          "icc_transform",
-          [
-            "in": .image(image), "output-profile": .string("srgb"), "embedded": .bool(true),
-            "intent": .string("perceptual"), "depth": .int(8),
-          ])
+        image = try image.iccTransformed(to: "srgb", inputProfile: nil)
       } catch {
         // A broken profile should not lose the image: fall back to a plain conversion.
         image = try image.removingField("icc-profile-data")

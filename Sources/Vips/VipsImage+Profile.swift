@@ -18,13 +18,39 @@ extension VipsImage {
   /// - Parameter profile: a libvips built-in profile (`srgb`, `p3`, `cmyk`) or the path of
   ///   an ICC file.
   package func iccTransformed(to profile: String, depth: Int = 8) throws(VipsError) -> VipsImage {
-    try VipsOperation.image(
-      "icc_transform",
-      [
-        "in": .image(self), "output-profile": .string(profile),
-        "input-profile": .string(RGBProfile.sRGB.builtinName), "embedded": .bool(true),
+    try iccTransformed(to: profile, inputProfile: RGBProfile.sRGB.builtinName, depth: depth)
+  }
+
+  /// ``iccTransformed(to:depth:)`` with the profile assumed for an untagged image (`nil`:
+  /// the embedded one or libvips' default for the interpretation).
+  ///
+  /// Alpha goes around the transform: libvips 8.14 casts the alpha of a 16-bit image to the
+  /// output depth without scaling it, so a faint 16-bit alpha would come out opaque. It is
+  /// brought to `depth` bits as libvips' own conversions do (the top byte of 16 bits; 8 bits
+  /// times 257).
+  func iccTransformed(to profile: String, inputProfile: String?, depth: Int = 8)
+    throws(VipsError) -> VipsImage
+  {
+    func transform(_ image: VipsImage) throws(VipsError) -> VipsImage {
+      var arguments: VipsArguments = [
+        "in": .image(image), "output-profile": .string(profile), "embedded": .bool(true),
         "intent": .string("perceptual"), "depth": .int(depth),
-      ])
+      ]
+      if let inputProfile { arguments.append("input-profile", .string(inputProfile)) }
+      return try VipsOperation.image("icc_transform", arguments)
+    }
+    guard hasAlpha else { return try transform(self) }
+    let colour = try transform(try extractBand(0, count: bands - 1))
+    var alpha = try extractBand(bands - 1)
+    let sixteen = format == .ushort || format == .short
+    if sixteen && depth == 8 {
+      alpha = try VipsOperation.image(
+        "boolean_const", ["in": .image(alpha), "boolean": .string("rshift"), "c": .doubles([8])])
+    } else if !sixteen && depth == 16 {
+      alpha = try VipsOperation.image(
+        "linear", ["in": .image(alpha), "a": .doubles([257]), "b": .doubles([0])])
+    }
+    return try colour.bandjoin([try alpha.cast(to: colour.format)])
   }
 
   /// How far the embedded RGB profile's gamut reaches beyond sRGB: the largest colour error

@@ -59,6 +59,21 @@ package struct GeneratedMaster: Sendable, CustomStringConvertible {
     return parts.joined(separator: ", ")
   }
 
+  package init(
+    path: String, format: Format, width: Int, height: Int, layout: Layout,
+    profile: Profile = .none, orientation: Int = 1, gps: Bool = false, damage: Damage = .none
+  ) {
+    self.path = path
+    self.format = format
+    self.width = width
+    self.height = height
+    self.layout = layout
+    self.profile = profile
+    self.orientation = orientation
+    self.gps = gps
+    self.damage = damage
+  }
+
   /// Whether the format is drawn from vector data (sizes in points).
   package var isVector: Bool { format == .svg || format == .pdf }
 
@@ -99,7 +114,7 @@ package struct GeneratedMaster: Sendable, CustomStringConvertible {
   // MARK: - Encoding
 
   /// Makes the file's bytes (then damages them as asked).
-  mutating func encode(seed: Int, random: inout PropertyRandom) throws {
+  package mutating func encode(seed: Int, random: inout PropertyRandom) throws {
     var data = try encoded(seed: seed)
     switch damage {
     case .none: break

@@ -12,7 +12,11 @@ extension VipsImage {
       loader = common
     } else {
       guard let found = FormatModules.retrying({ vips_foreign_find_load(path) }) else {
-        throw VipsError.fromBuffer(context: path)
+        // No loader wants it; said here too, since another thread may have taken the
+        // buffer's line.
+        var error = VipsError.fromBuffer(context: path, file: path)
+        if error.message.isEmpty { error.message = "\"\(path)\" is not a known file format" }
+        throw error
       }
       loader = String(cString: found)
     }

@@ -84,6 +84,16 @@ enum VipsOperation {
 
   // MARK: - Internals
 
+  /// The file a loader reads (its `filename`); nil for other operations, whose messages
+  /// may name the file their input came from.
+  private static func loadedFile(_ name: String, _ arguments: Arguments) -> String? {
+    guard name.hasSuffix("load") else { return nil }
+    for (key, value) in arguments.pairs where key == "filename" {
+      if case .string(let path) = value { return path }
+    }
+    return nil
+  }
+
   private static func run<T>(
     _ name: String, _ arguments: Arguments,
     read: (UnsafeMutablePointer<CVips.VipsOperation>) throws(VipsError) -> T
@@ -105,7 +115,7 @@ enum VipsOperation {
     // No lock anywhere: the one thing libvips 8.14 does that is not thread-safe here is
     // liborc's, and `Vips.initialize` turns liborc off (see `Vips.isVectorEnabled`).
     if vips_cache_operation_buildp(&built) != 0 {
-      let error = VipsError.fromBuffer(context: name)
+      let error = VipsError.fromBuffer(context: name, file: loadedFile(name, arguments))
       vips_object_unref_outputs(vipsObject(created))
       g_object_unref(created)
       throw error

@@ -34,7 +34,8 @@ enum MasterProbe {
     } catch {
       return .failure(
         Problem(
-          path: file.relativePath, reason: ErrorWording.describe(error, byteSize: file.byteSize),
+          path: file.relativePath,
+          reason: ErrorWording.describe(error, file: path, byteSize: file.byteSize),
           kind: .undecodable))
     }
     let rotated = image.orientation >= 5
@@ -47,7 +48,7 @@ enum MasterProbe {
       hasAlpha: image.hasAlpha,
       isPlainSRGB: plain && (!image.hasMetadata || containerSheds(path: path)),
       isWideGamut: image.gamutBeyondSRGB() > wideGamutThreshold,
-      hasMetadata: image.hasMetadata)
+      hasMetadata: image.hasMetadata, frames: max(1, image.pageCount))
     return check(result, file: file, limit: limitInputPixels)
   }
 

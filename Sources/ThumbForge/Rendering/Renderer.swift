@@ -60,7 +60,8 @@ struct Renderer: Sendable {
         // Over a limit when decoded (the master changed since it was planned): as refused.
         problems.append(
           Problem(
-            path: path, reason: ErrorWording.describe(error),
+            path: path,
+            reason: ErrorWording.describe(error, file: folder.appendingPathComponent(path).path),
             kind: error.isOverLimit ? .tooLarge : .other))
       } catch {
         problems.append(

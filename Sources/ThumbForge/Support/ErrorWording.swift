@@ -3,8 +3,16 @@ internal import Vips
 
 /// Turns libvips' messages into one plain line for a person.
 enum ErrorWording {
-  static func describe(_ error: VipsError, byteSize: Int? = nil) -> String {
-    let message = error.message
+  /// One line for a failure to decode or render `file` (its absolute path, when the failure
+  /// is about one file): a truncated container is said so from the file itself, whatever
+  /// libvips says, since libvips often gives no message for one.
+  static func describe(_ error: VipsError, file: String? = nil, byteSize: Int? = nil) -> String {
+    if !error.isOverLimit, let file, let data = FileManager.default.contents(atPath: file),
+      let truncated = TruncationDiagnosis.reason(Array(data))
+    {
+      return truncated
+    }
+    let message = file.map { error.about(file: $0) }?.message ?? error.message
     let lower = message.lowercased()
     let size = byteSize.map { " (\(formatBytes($0)))" } ?? ""
     if lower.contains("is not a known file format") || lower.contains("not a known") {
@@ -17,7 +25,8 @@ enum ErrorWording {
     {
       return "damaged or truncated image\(size): \(firstLine(message))"
     }
-    return firstLine(message).isEmpty ? "cannot be decoded" : firstLine(message)
+    return firstLine(message).isEmpty
+      ? "cannot be decoded (libvips gives no reason)\(size)" : firstLine(message)
   }
 
   static func formatBytes(_ count: Int) -> String {

@@ -164,7 +164,10 @@ enum MasterFileFormats {
   /// A GIF89a of RGB(A) `pixels` with a 3-3-2 colour table; with alpha, pixels under half
   /// opacity take the transparent index 0. LZW without compression: a clear code every
   /// 100 literals keeps every code 9 bits wide, which every decoder reads.
-  static func gif(width: Int, height: Int, bands: Int, pixels: [UInt8]) -> [UInt8] {
+  /// With `frames` over 1, the picture is repeated as that many frames of an animation.
+  static func gif(width: Int, height: Int, bands: Int, pixels: [UInt8], frames: Int = 1)
+    -> [UInt8]
+  {
     func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF)] }
     var out = Array("GIF89a".utf8) + u16(width) + u16(height) + [0xF7, 0, 0]
     for index in 0..<256 {
@@ -173,12 +176,11 @@ enum MasterFileFormats {
         UInt8((index & 3) * 255 / 3),
       ]
     }
-    if bands == 4 {
-      // Graphic control extension: transparent colour index 0.
-      out += [0x21, 0xF9, 4, 0x01, 0, 0, 0, 0]
-    }
-    out += [0x2C] + u16(0) + u16(0) + u16(width) + u16(height) + [0]
-    out.append(8)  // LZW minimum code size
+    // Graphic control extension: a tenth of a second a frame, transparent colour index 0.
+    let control: [UInt8] =
+      frames > 1 || bands == 4
+      ? [0x21, 0xF9, 4, bands == 4 ? 0x01 : 0, frames > 1 ? 10 : 0, 0, 0, 0] : []
+    let descriptor = [0x2C] + u16(0) + u16(0) + u16(width) + u16(height) + [0, 8]  // LZW size 8
     var codes: [Int] = [256]
     var sinceClear = 0
     for pixel in 0..<(width * height) {
@@ -210,14 +212,16 @@ enum MasterFileFormats {
       }
     }
     if used > 0 { data.append(UInt8(accumulator & 0xFF)) }
+    var blocks: [UInt8] = []
     var offset = 0
     while offset < data.count {
       let count = min(255, data.count - offset)
-      out.append(UInt8(count))
-      out += data[offset..<(offset + count)]
+      blocks.append(UInt8(count))
+      blocks += data[offset..<(offset + count)]
       offset += count
     }
-    return out + [0, 0x3B]
+    for _ in 0..<max(1, frames) { out += control + descriptor + blocks + [0] }
+    return out + [0x3B]
   }
 
   // MARK: - TIFF
@@ -295,5 +299,41 @@ enum MasterFileFormats {
     digits = String(repeating: "0", count: 3 - digits.count) + digits
     while digits.hasSuffix("0") { digits.removeLast() }
     return "\(sign)\(magnitude / 1000).\(digits)"
+  }
+}
+
+extension Fixtures {
+  /// An animated GIF of `frames` frames of a colour pattern.
+  package static func animatedGIF(width: Int, height: Int, frames: Int) -> [UInt8] {
+    let pixels: [UInt8] = (0..<(width * height)).flatMap { index -> [UInt8] in
+      [UInt8(index % 256), UInt8((index / width) % 256), 128]
+    }
+    return MasterFileFormats.gif(
+      width: width, height: height, bands: 3, pixels: pixels, frames: frames)
+  }
+}
+
+extension Fixtures {
+  /// An animated WebP of `frames` copies of `still`, a simple-format WebP (one `VP8 ` or
+  /// `VP8L` chunk, as libvips writes without metadata): the still's chunk wrapped in `ANMF`
+  /// frames behind `VP8X` and `ANIM` (libvips 8.14 here writes no animation itself).
+  package static func animatedWebP(still: [UInt8], width: Int, height: Int, frames: Int)
+    -> [UInt8]
+  {
+    func u24(_ value: Int) -> [UInt8] { (0..<3).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    func chunk(_ name: String, _ body: [UInt8]) -> [UInt8] {
+      Array(name.utf8) + u32(body.count) + body + (body.count % 2 == 1 ? [0] : [])
+    }
+    precondition(still.count > 20 && Array(still[8..<12]) == Array("WEBP".utf8))
+    let frame = Array(still[12...])  // the still's one image chunk, header included
+    var body = Array("WEBP".utf8)
+    body += chunk("VP8X", [0x02 | 0x10, 0, 0, 0] + u24(width - 1) + u24(height - 1))
+    body += chunk("ANIM", [255, 255, 255, 255, 0, 0])
+    for _ in 0..<frames {
+      body += chunk(
+        "ANMF", u24(0) + u24(0) + u24(width - 1) + u24(height - 1) + u24(100) + [0] + frame)
+    }
+    return Array("RIFF".utf8) + u32(body.count) + body
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
@@ -126,5 +127,73 @@ struct InputVarietyTests {
     let first = renderer.render(work, masters: plan.jobs[0].source.masters).files.map(\.hash)
     let second = renderer.render(work, masters: plan.jobs[0].source.masters).files.map(\.hash)
     #expect(first.count == work.count && first == second)
+  }
+}
+
+@Suite("16-bit masters with alpha and an embedded profile")
+struct DeepAlphaProfileTests {
+  /// A faint pattern: alpha up to 16/255, colour ramps, at 16 bits.
+  static func faint(layout: PixelLayout) throws -> VipsImage {
+    try Fixtures.image(width: 120, height: 80, layout: layout, bitDepth: 16) { x, y, band in
+      if band == layout.bands - 1 { return ((x * 7 + y * 3) % 17) * 257 }
+      return (x * 541 + y * 311 + band * 9000) % 65536
+    }
+  }
+
+  @Test(
+    "grey+alpha and RGBA keep their alpha (scaled to 8 bits) through the profile conversion",
+    arguments: [PixelLayout.greyAlpha, .rgba])
+  func alphaKept(layout: PixelLayout) throws {
+    let harness = try RenderHarness(config: "scales: [1]\nmaster-scale: 1\n")
+    defer { harness.remove() }
+    let profile = layout == .rgba ? Fixtures.proPhotoProfile() : Fixtures.greyProfile()
+    let master = try Self.faint(layout: layout).settingBlob("icc-profile-data", profile)
+    try harness.add(master, as: "faint.png", format: .png, keepMetadata: true)
+    let stored = try VipsImage.load(path: harness.folder.appendingPathComponent("faint.png").path)
+    #expect(stored.format == .ushort && stored.bands == layout.bands && stored.iccProfile != nil)
+    let (_, images, problems) = try harness.render()
+    #expect(problems.isEmpty, "\(problems)")
+    let output = try #require(images["faint.imageset/faint@1x.png"])
+    #expect(output.bands == 4 && output.format == .uchar)
+    // The reference: the master's alpha as written, divided by 257 (the 8-bit value).
+    let alpha = (0..<80).flatMap { y in (0..<120).map { x in (x * 7 + y * 3) % 17 } }
+    let got = try output.extractBand(3).pixelBytes().map { Int($0) }
+    #expect(got.count == alpha.count)
+    let worst = zip(got, alpha).map { abs($0 - $1) }.max() ?? 0
+    #expect(worst <= 2, "alpha differs by up to \(worst); output alpha max \(got.max() ?? 0)")
+    #expect((got.max() ?? 0) <= 17)
+  }
+}
+
+@Suite("Animated masters")
+struct AnimatedMasterTests {
+  @Test(
+    "an animated GIF or WebP master is built from its first frame, with a warning naming it and its frame count"
+  )
+  func firstFrameWarned() throws {
+    let harness = try RenderHarness(config: "scales: [1]\nmaster-scale: 1\n")
+    defer { harness.remove() }
+    try Data(Fixtures.animatedGIF(width: 40, height: 30, frames: 12)).write(
+      to: harness.folder.appendingPathComponent("spinner.gif"))
+    let still = try VipsImage.solid(width: 40, height: 30, color: [200, 30, 30])
+      .encoded(as: .webp, options: SaveOptions(lossless: true))
+    try Data(Fixtures.animatedWebP(still: still, width: 40, height: 30, frames: 3)).write(
+      to: harness.folder.appendingPathComponent("blink.webp"))
+    try harness.add(
+      try VipsImage.solid(width: 40, height: 30, color: [9, 9, 9]), as: "still.png", format: .png)
+    let blink = try VipsImage.load(path: harness.folder.appendingPathComponent("blink.webp").path)
+    #expect(blink.pageCount == 3, "the fixture is not animated")
+    let (plan, images, problems) = try harness.render()
+    #expect(problems.isEmpty, "\(problems)")
+    let warnings = plan.jobs.flatMap { $0.imageSets.flatMap(\.notices) }.map(\.message).sorted()
+    #expect(
+      warnings == [
+        "blink.webp is animated (3 frames); only its first frame is used",
+        "spinner.gif is animated (12 frames); only its first frame is used",
+      ])
+    let first = try #require(images["spinner.imageset/spinner@1x.png"])
+    #expect(first.width == 40 && first.height == 30)
+    let blinkOut = try #require(images["blink.imageset/blink@1x.png"])
+    #expect(blinkOut.width == 40 && blinkOut.height == 30)
   }
 }

@@ -18,7 +18,7 @@ struct ProbeCacheTests {
     var cache = ProbeCache()
     cache.sources["Flags/United States@3x.png"] = ProbeResult(
       byteSize: 1234, modified: 1_763_765_432_123_456_789, hash: "ab12", width: 600, height: 300,
-      hasAlpha: true, isPlainSRGB: false, isWideGamut: true)
+      hasAlpha: true, isPlainSRGB: false, isWideGamut: true, frames: 12)
     cache.sources["Zürich.jpg"] = ProbeResult(
       byteSize: 1, modified: 0, hash: "ff", width: 1, height: 2, hasAlpha: false, isPlainSRGB: true)
     cache.outputs["Flags/A.imageset/A@2x.png"] = FileStamp(
@@ -39,16 +39,18 @@ struct ProbeCacheTests {
     try Data("{\"version\": 1}".utf8).write(to: url)
     #expect(ProbeCache.read(at: url) == ProbeCache())
     try Data(
-      "thumbforge-cache 5\nS\tx\tnot-a-number\t1\th\t1\t1\t0\t0\t0\t0\nO\ty\t5\t6\th\n".utf8
+      "thumbforge-cache 6\nS\tx\tnot-a-number\t1\th\t1\t1\t0\t0\t0\t0\t1\nO\ty\t5\t6\th\n".utf8
     )
     .write(to: url)
     let cache = ProbeCache.read(at: url)
     #expect(cache.sources.isEmpty && cache.outputs["y"]?.byteSize == 5)
-    // Earlier formats (no wide-gamut field; no metadata field) are not read: their masters
+    // Earlier formats (no wide-gamut, metadata or frames field) are not read: their masters
     // are probed again.
     try Data("thumbforge-cache 2\nS\tx\t1\t1\th\t1\t1\t0\t0\n".utf8).write(to: url)
     #expect(ProbeCache.read(at: url) == ProbeCache())
     try Data("thumbforge-cache 4\nS\tx\t1\t1\th\t1\t1\t0\t0\t0\n".utf8).write(to: url)
+    #expect(ProbeCache.read(at: url) == ProbeCache())
+    try Data("thumbforge-cache 5\nS\tx\t1\t1\th\t1\t1\t0\t0\t0\t0\n".utf8).write(to: url)
     #expect(ProbeCache.read(at: url) == ProbeCache())
   }
 

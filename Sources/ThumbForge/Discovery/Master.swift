@@ -26,12 +26,16 @@ package struct Master: Hashable, Sendable, Codable {
   package var isWideGamut: Bool
   /// SHA-256 of the file's bytes.
   package var hash: String
+  /// Frames or pages in the file (1 for most); only the first is used.
+  package var frames: Int
 
   package init(
     path: String, scale: Int?, isVector: Bool, isDark: Bool, fileExtension: String,
     pixelSize: PixelSize, hasAlpha: Bool, isPlainSRGB: Bool, hash: String,
-    isTinted: Bool = false, isWideGamut: Bool = false, hasMetadata: Bool = false
+    isTinted: Bool = false, isWideGamut: Bool = false, hasMetadata: Bool = false,
+    frames: Int = 1
   ) {
+    self.frames = frames
     self.hasMetadata = hasMetadata
     self.isWideGamut = isWideGamut
     self.path = path

@@ -11,7 +11,7 @@ internal import Foundation
 /// is always safe. Stored as tab-separated lines: it is read on every run, and a line
 /// format parses many times faster than JSON for tens of thousands of entries.
 struct ProbeCache: Sendable, Equatable {
-  static let header = "thumbforge-cache 5"
+  static let header = "thumbforge-cache 6"
 
   /// Masters, by asset-folder-relative path.
   var sources: [String: ProbeResult] = [:]
@@ -51,7 +51,7 @@ struct ProbeCache: Sendable, Equatable {
       else { continue }
       let modified = Int64(lines.integer(3, signed: true) ?? -1)  // before 1970: negative
       let kind = lines.field(0).first
-      if count == 11, kind == UInt8(ascii: "S"), let width = lines.integer(5),
+      if count == 12, kind == UInt8(ascii: "S"), let width = lines.integer(5),
         let height = lines.integer(6)
       {
         cache.sources[path] = ProbeResult(
@@ -59,7 +59,8 @@ struct ProbeCache: Sendable, Equatable {
           hasAlpha: lines.field(7).first == UInt8(ascii: "1"),
           isPlainSRGB: lines.field(8).first == UInt8(ascii: "1"),
           isWideGamut: lines.field(9).first == UInt8(ascii: "1"),
-          hasMetadata: lines.field(10).first == UInt8(ascii: "1"))
+          hasMetadata: lines.field(10).first == UInt8(ascii: "1"),
+          frames: lines.integer(11) ?? 1)
       } else if count == 5, kind == UInt8(ascii: "O") {
         cache.outputs[path] = FileStamp(byteSize: size, modified: modified, hash: hash)
       }
@@ -72,7 +73,7 @@ struct ProbeCache: Sendable, Equatable {
     for (path, item) in sources.sorted(by: { $0.key < $1.key }) where Self.storable(path) {
       text += "S\t\(path)\t\(item.byteSize)\t\(item.modified)\t\(item.hash)\t\(item.width)\t"
       text += "\(item.height)\t\(item.hasAlpha ? 1 : 0)\t\(item.isPlainSRGB ? 1 : 0)\t"
-      text += "\(item.isWideGamut ? 1 : 0)\t\(item.hasMetadata ? 1 : 0)\n"
+      text += "\(item.isWideGamut ? 1 : 0)\t\(item.hasMetadata ? 1 : 0)\t\(item.frames)\n"
     }
     for (path, stamp) in outputs.sorted(by: { $0.key < $1.key }) where Self.storable(path) {
       text += "O\t\(path)\t\(stamp.byteSize)\t\(stamp.modified)\t\(stamp.hash)\n"

@@ -15,6 +15,9 @@ struct ProbeResult: Hashable, Sendable, Codable {
   var isWideGamut = false
   /// The file carries metadata a build strips (EXIF, XMP, IPTC, comments, text chunks).
   var hasMetadata = false
+  /// Frames (an animated GIF or WebP) or pages (TIFF, PDF, HEIF) in the file; a build uses
+  /// the first.
+  var frames = 1
 
   /// Whether this result still describes `file`: its size and modification time are the
   /// ones it was taken at.

@@ -103,6 +103,6 @@ enum SourceDiscovery {
       hasAlpha: result.hasAlpha || name.isVector, isPlainSRGB: result.isPlainSRGB,
       hash: result.hash, isTinted: name.isTinted,
       isWideGamut: result.isWideGamut && !name.isVector,
-      hasMetadata: result.hasMetadata && !name.isVector)
+      hasMetadata: result.hasMetadata && !name.isVector, frames: result.frames)
   }
 }

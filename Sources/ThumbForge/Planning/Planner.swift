@@ -158,6 +158,19 @@ struct Planner: Sendable {
       + "resize=\(MasterImage.strategyKey)\n"
   }
 
+  /// A warning for each master with several frames or pages, of which a build uses the
+  /// first (an animated GIF or WebP becomes a still image).
+  static func firstFrameOnly(_ masters: [Master], imageSet: String) -> [BuildWarning] {
+    masters.filter { $0.frames > 1 }.map { master in
+      let animated = ["gif", "webp"].contains(master.fileExtension)
+      return BuildWarning(
+        kind: .other, file: master.path, imageSet: imageSet,
+        message: animated
+          ? "\(master.path) is animated (\(master.frames) frames); only its first frame is used"
+          : "\(master.path) has \(master.frames) pages; only its first page is used")
+    }
+  }
+
   /// One imageset of `source`, with its `Contents.json` text; its key is given by ``plan(_:)``
   /// once every imageset of the source is planned.
   func imageSet(source: AssetSource, recipe: Recipe, name: String, focus: FocusPoint? = nil)
@@ -199,6 +212,7 @@ struct Planner: Sendable {
         }
       }
     }
+    notices += Self.firstFrameOnly(source.masters + source.darkMasters, imageSet: folder)
     for master in source.tintedMasters {
       notices.append(
         BuildWarning(

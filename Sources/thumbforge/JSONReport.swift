@@ -29,6 +29,13 @@ struct JSONReport: Encodable {
     var line: Int?
     var key: String
     var message: String
+
+    init(_ error: ConfigError, options: BuildOptions) {
+      file = error.path(folder: options.folder, explicit: options.configFile) ?? error.file
+      line = error.line
+      key = error.key
+      message = error.message
+    }
   }
 
   var schemaVersion = JSONReport.currentSchema
@@ -96,9 +103,6 @@ struct JSONReport: Encodable {
     manifest = ""
     warningCounts = Dictionary(
       uniqueKeysWithValues: BuildWarning.Kind.allCases.map { ($0.rawValue, 0) })
-    error = ConfigFailure(
-      file: configError.path(folder: options.folder, explicit: options.configFile)
-        ?? configError.file,
-      line: configError.line, key: configError.key, message: configError.message)
+    error = ConfigFailure(configError, options: options)
   }
 }

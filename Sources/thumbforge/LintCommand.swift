@@ -36,6 +36,7 @@ struct LintCommand: ParsableCommand {
     } catch {
       // In Xcode's format when Xcode runs the tool, as `build` reports the same error.
       ReportPrinter.configError(error, options: options)
+      if json { print(ReportPrinter.json(LintFailure(error, options: options))) }
       throw ExitCode(2)
     }
     if json {
@@ -58,5 +59,18 @@ struct LintCommand: ParsableCommand {
               ? "; 1 file is not a master" : "; \(report.notes.count) files are not masters"))
     }
     throw ExitCode(report.warnings.isEmpty ? 0 : 1)
+  }
+}
+
+/// `lint --json`'s report when the configuration does not load (exit 2): the error's file,
+/// line, key and message, as `build --json` gives them.
+struct LintFailure: Encodable {
+  var command = "lint"
+  var status = "configuration-error"
+  var exitCode: Int32 = 2
+  var error: JSONReport.ConfigFailure
+
+  init(_ error: ConfigError, options: BuildOptions) {
+    self.error = JSONReport.ConfigFailure(error, options: options)
   }
 }

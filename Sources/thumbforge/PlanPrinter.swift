@@ -21,7 +21,8 @@ enum PlanPrinter {
       }
     }
     for problem in plan.problems { lines.append("error: \(problem)") }
-    lines.append("\(plan.jobs.count) sources, \(plan.outputCount) outputs")
+    lines.append(
+      "\(counted(plan.jobs.count, "source")), \(counted(plan.outputCount, "output"))")
     return lines.joined(separator: "\n") + "\n"
   }
 

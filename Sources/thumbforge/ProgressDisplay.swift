@@ -39,7 +39,9 @@ final class ProgressDisplay: Sendable {
         $0.total = jobs
         $0.started = Date()
       }
-      if !quiet && jobs > 0 { write("rendering \(outputs) outputs from \(jobs) sources\n") }
+      if !quiet && jobs > 0 {
+        write("rendering \(counted(outputs, "output")) from \(counted(jobs, "source"))\n")
+      }
     case .jobFinished(let asset, let done, let total):
       guard !quiet else { return }
       if verbose { clearBar(); write("rendered \(asset)\n") }
@@ -53,7 +55,7 @@ final class ProgressDisplay: Sendable {
       let rate = elapsed > 0 ? Double(done) / elapsed : 0
       let eta = rate > 0 ? Double(total - done) / rate : 0
       let stats =
-        "\(done)/\(total) sources  \(String(format: "%.1f", rate))/s  ETA \(Int(eta.rounded()))s"
+        "\(done)/\(counted(total, "source"))  \(String(format: "%.1f", rate))/s  ETA \(Int(eta.rounded()))s"
       if isTerminal {
         let width = 30
         let filled = total > 0 ? width * done / total : width

@@ -31,7 +31,9 @@ struct ThumbForgeCommand: ParsableCommand {
     if usesLibvips(CommandLine.arguments.dropFirst()) { LibvipsStart.begin() }
     StandardOutput.lineBuffered()
     do {
-      var command = try parseAsRoot()
+      let arguments = CommandLineWords.normalized(Array(CommandLine.arguments.dropFirst()))
+      try CommandLineWords.checkFirstWord(arguments)
+      var command = try parseAsRoot(arguments)
       try command.run()
     } catch let code as ExitCode {
       Foundation.exit(code.rawValue)

@@ -40,6 +40,13 @@ enum ConfigLoader {
     let root: Node?
     do {
       root = try Yams.compose(yaml: text)
+    } catch YamlError.duplicatedKeysInMapping(let keys, let context) {
+      let key = keys.sorted().first ?? ""
+      throw ConfigError(
+        file: file, line: repeatLine(of: key, firstAt: context.mark.line, in: text), key: key,
+        message:
+          "duplicate key '\(key)' (first at line \(context.mark.line)): a key may appear once in a mapping"
+      )
     } catch let error as YamlError {
       throw ConfigError(
         file: file, line: line(of: error), key: "",
@@ -61,6 +68,30 @@ enum ConfigLoader {
           "'\(config.output)' is inside the asset folder and would be read back as input; choose a folder outside it"
       )
     }
+  }
+
+  /// The line where `key`, first at line `first` (1-based), appears again at the same
+  /// indentation; `first` when it cannot be told (a flow mapping on one line).
+  static func repeatLine(of key: String, firstAt first: Int, in text: String) -> Int {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard first >= 1, first <= lines.count else { return first }
+    func keyed(_ line: Substring) -> (indent: Int, key: String)? {
+      let indent = line.prefix { $0 == " " || $0 == "-" }.count
+      let rest = line.dropFirst(indent)
+      guard let colon = rest.firstIndex(of: ":") else { return nil }
+      var name = rest[..<colon].trimmingCharacters(in: .whitespaces)
+      if name.count >= 2, name.first == "\"" || name.first == "'", name.last == name.first {
+        name = String(name.dropFirst().dropLast())
+      }
+      return (indent, name)
+    }
+    guard let indent = keyed(lines[first - 1])?.indent else { return first }
+    for index in first..<lines.count {
+      guard let found = keyed(lines[index]) else { continue }
+      if found.indent < indent { break }  // the mapping ended
+      if found.indent == indent, found.key == key { return index + 1 }
+    }
+    return first
   }
 
   private static func line(of error: YamlError) -> Int? {

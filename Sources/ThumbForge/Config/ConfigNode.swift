@@ -34,7 +34,9 @@ struct ConfigNode {
       if let allowed, !allowed.contains(key) {
         throw ConfigError(
           file: file, line: keyNode.mark?.line, key: child.path,
-          message: "unknown key (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+          message:
+            "unknown key\(Suggestion.phrase(for: key, in: allowed)) (expected one of: \(allowed.sorted().joined(separator: ", ")))"
+        )
       }
       if !seen.insert(key).inserted {
         throw ConfigError(
@@ -91,8 +93,10 @@ struct ConfigNode {
   where T.RawValue == String {
     let text = try string()
     guard let value = T(rawValue: text) else {
-      let names = T.allCases.map(\.rawValue).joined(separator: ", ")
-      throw error("'\(text)' is not one of: \(names)")
+      let names = T.allCases.map(\.rawValue)
+      throw error(
+        "'\(text)' is not one of: \(names.joined(separator: ", "))\(Suggestion.phrase(for: text, in: names))"
+      )
     }
     return value
   }

@@ -85,7 +85,9 @@ struct ConfigReader {
         )
       }
       let named = known.filter { $0.value.kind.isNamedByRules }.keys.sorted()
-      throw node.error("unknown recipe '\(name)' (known: \(named.joined(separator: ", ")))")
+      throw node.error(
+        "unknown recipe '\(name)'\(Suggestion.phrase(for: name, in: named)) (known: \(named.joined(separator: ", ")))"
+      )
     }
     if Set(names).count != names.count { throw node.error("a recipe is listed twice") }
     return names

@@ -131,7 +131,9 @@ extension ConfigValue where Value == String? {
       read: { node throws(ConfigError) in
         let text = try node.string()
         guard words.contains(text) else {
-          throw node.error("'\(text)' is not one of: \(words.joined(separator: ", "))")
+          throw node.error(
+            "'\(text)' is not one of: \(words.joined(separator: ", "))\(Suggestion.phrase(for: text, in: words))"
+          )
         }
         return text
       }
@@ -157,8 +159,10 @@ extension ConfigValue where Value == Gravity {
       read: { node throws(ConfigError) in
         let text = try node.string()
         guard let gravity = Gravity(name: text) else {
+          let names = Gravity.allCases.map(\.rawValue)
           throw node.error(
-            "'\(text)' is not one of: \(Gravity.allCases.map(\.rawValue).joined(separator: ", "))")
+            "'\(text)' is not one of: \(names.joined(separator: ", "))\(Suggestion.phrase(for: text, in: names))"
+          )
         }
         return gravity
       }

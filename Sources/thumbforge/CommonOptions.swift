@@ -7,7 +7,11 @@ struct CommonOptions: ParsableArguments {
   @Option(name: .long, help: "Configuration file (default: thumbforge.yml in the folder).")
   var config: String?
 
-  @Option(name: [.short, .long], help: "Catalog to write (default: the configuration's 'output').")
+  @Option(
+    name: [.short, .long],
+    help:
+      "The catalog: where a build writes, what check compares (default: the configuration's 'output')."
+  )
   var output: String?
 
   @Option(name: [.short, .long], help: "Parallel jobs (default: one per core).")

@@ -13,19 +13,29 @@ struct SignCommand: ParsableCommand {
       Exit codes: 0 printed, 2 not a serve path (usage) or no usable signing key.
       """)
 
-  @Argument(help: "{recipe}/{asset}@{scale}x.{ext}, with or without a leading slash.")
+  @Argument(
+    help:
+      "{recipe}/{asset}@{scale}x.{ext}, with or without a leading slash, or the unsigned URL's path (/unsafe/{recipe}/…)."
+  )
   var path: String
 
-  /// The path as it is signed: percent-encoded, with a leading slash.
+  /// The path as it is signed: without a leading slash or an `unsafe/` segment (the same
+  /// request, unsigned), percent-encoded, with a leading slash.
   private var encoded: String {
-    "/" + SignCommand.percentEncoded(path.hasPrefix("/") ? String(path.dropFirst()) : path)
+    var text = path.hasPrefix("/") ? String(path.dropFirst()) : path
+    let unsigned = URLSigner.unsignedSegment + "/"
+    if text.hasPrefix(unsigned) { text = String(text.dropFirst(unsigned.count)) }
+    return "/" + SignCommand.percentEncoded(text)
   }
 
   func validate() throws {
     do {
       _ = try ServePath("/" + URLSigner.unsignedSegment + encoded)
     } catch {
-      throw ValidationError("'\(path)' is not a serve path: \(error.message)")
+      // ServePath speaks of a whole request path; sign takes it without the signature.
+      let message = error.message.replacingOccurrences(
+        of: "/{signature}/{recipe}", with: "{recipe}")
+      throw ValidationError("'\(path)' is not a serve path: \(message)")
     }
   }
 

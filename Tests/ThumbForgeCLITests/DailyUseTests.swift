@@ -289,7 +289,32 @@ struct DailyUseTests {
     let help = result.stdout.replacingOccurrences(of: "\n", with: " ")
       .replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
     #expect(help.firstMatch(of: #/Exit (codes: )?0/#) != nil, "\(result)")
-    #expect(help.contains("2"), "\(result)")
+    // Exit 2 stated with what it means ("2 usage …", "2 when it does not load"), after 0.
+    #expect(
+      help.firstMatch(of: #/Exit (codes: )?0\b.*\b2 (usage|when|not|or)\b/#) != nil, "\(result)")
+  }
+
+  @Test("sign takes the unsigned URL's path too, and its error asks for what it takes")
+  func signUnsafePath() async throws {
+    let box = try Sandbox()
+    let key = [
+      "THUMBFORGE_KEY": String(repeating: "ab", count: 32),
+      "THUMBFORGE_SALT": String(repeating: "cd", count: 16),
+    ]
+    let plain = try await RunningCLI(
+      arguments: ["sign", "tile/Resorts/les-arcs@2x.jpg"], in: box.root, environment: key
+    ).wait()
+    expectExit(plain, 0)
+    let unsafe = try await RunningCLI(
+      arguments: ["sign", "/unsafe/tile/Resorts/les-arcs@2x.jpg"], in: box.root, environment: key
+    ).wait()
+    expectExit(unsafe, 0)
+    #expect(unsafe.stdout == plain.stdout, "\(unsafe)")
+    #expect(!unsafe.stdout.contains("unsafe"), "\(unsafe)")
+    let bad = try await CLI.run(["sign", "nothing"], in: box.root)
+    expectExit(bad, 2)
+    #expect(!bad.stderr.contains("{signature}"), "\(bad)")
+    #expect(bad.stderr.contains("expected {recipe}/{asset}@{scale}x.{ext}"), "\(bad)")
   }
 
   // MARK: 6. check without a manifest

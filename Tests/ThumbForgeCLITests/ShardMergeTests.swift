@@ -90,6 +90,24 @@ struct ShardMergeTests {
       single.changedContent(comparedTo: FolderSnapshot(again, skipHidden: true)).prefix(5) == [])
   }
 
+  @Test("merge without --swift writes the configuration's swift file and style, so check is green")
+  func mergeWritesConfiguredAccessors() async throws {
+    let box = try Sandbox(
+      config: "output: ../out/Assets.xcassets\nswift: ../out/Asset.swift\n"
+        + "swift-style: swiftgen\nswift-access: internal\nswift-enum: Images\n")
+    try box.makeStandardAssets()
+    let parts = box.root.appendingPathComponent("parts")
+    for result in try await Self.runShards(box, count: 2, parts: parts) { expectExit(result, 0) }
+    let folders = (1...2).map { parts.appendingPathComponent("\($0)") }
+    let merged = try await CLI.run(
+      ["merge"] + folders.map(\.path) + ["--output", box.catalog.path], in: box.root)
+    expectExit(merged, 0)
+    let swift = try String(
+      contentsOf: box.out.appendingPathComponent("Asset.swift"), encoding: .utf8)
+    #expect(swift.contains("internal enum Images"), "\(swift.prefix(400))")
+    expectExit(try await box.check(), 0)
+  }
+
   /// Every shard of the parts `folders` got work, and none the bulk of it.
   static func expectWorkShared(_ folders: [URL]) throws {
     let written = try folders.map { folder in

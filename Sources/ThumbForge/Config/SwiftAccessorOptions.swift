@@ -3,9 +3,9 @@
 ///
 /// The defaults write the file as ThumbForge always has: public `String` constants in
 /// `public enum Asset`, byte for byte.
-package struct SwiftAccessorOptions: Sendable, Equatable, Hashable {
+package struct SwiftAccessorOptions: Sendable, Equatable, Hashable, Codable {
   /// What each image set becomes.
-  package enum Style: String, Sendable, CaseIterable, Hashable {
+  package enum Style: String, Sendable, CaseIterable, Hashable, Codable {
     /// A `String` constant holding its lookup name: `UIImage(named: Asset.Flags.italy)`.
     case strings
     /// A SwiftGen-like `ImageAsset` with `name`, `size` (points), `image` (UIKit or AppKit)
@@ -14,12 +14,12 @@ package struct SwiftAccessorOptions: Sendable, Equatable, Hashable {
   }
 
   /// The access level of every generated declaration.
-  package enum Access: String, Sendable, CaseIterable, Hashable {
+  package enum Access: String, Sendable, CaseIterable, Hashable, Codable {
     case `public`, `internal`
   }
 
   /// The bundle `ImageAsset` loads images from when none is passed (`swiftgen` style).
-  package enum BundleChoice: String, Sendable, CaseIterable, Hashable {
+  package enum BundleChoice: String, Sendable, CaseIterable, Hashable, Codable {
     /// `Bundle.module` in a Swift package (`SWIFT_PACKAGE`), else the bundle holding the
     /// generated code (SwiftGen's `BundleToken`).
     case auto

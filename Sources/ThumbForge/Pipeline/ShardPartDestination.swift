@@ -70,6 +70,11 @@ struct ShardPartDestination: BuildDestination {
       count: shard.count, configHash: configHash,
       planDigest: Self.planDigest(run.whole.plan, unusable: run.whole.found.unusable),
       providesNamespace: workspace.config.providesNamespace, catalogName: part.catalogName,
+      swift: workspace.swiftFile.map {
+        ShardRecord.SwiftSetting(
+          path: FolderPath.climbingPath(of: $0, from: workspace.catalog),
+          options: workspace.config.swiftAccessors)
+      },
       written: written.sorted(),
       carried: entries.map(\.folder).filter { !written.contains($0) }.sorted())
     try record.write(to: part.record)

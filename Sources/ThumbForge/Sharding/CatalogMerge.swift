@@ -35,6 +35,11 @@ package enum CatalogMerge {
     try pending.write(Set(sorted.copies.map(\.entry.folder)))
     var config = Config()
     config.providesNamespace = parts.first.record.providesNamespace
+    let swift = parts.first.record.swift
+    config.swiftAccessors = swift?.options ?? config.swiftAccessors
+    let swiftFile =
+      options.swiftFile
+      ?? swift.map { URL(fileURLWithPath: $0.path, relativeTo: catalog).standardizedFileURL }
     // A part's root Contents.json is the asset folder's own when it has one (an adopted
     // catalog's), so the merged catalog gets the root a single build would write.
     let root = parts.first.location.catalog.appendingPathComponent("Contents.json")
@@ -55,7 +60,7 @@ package enum CatalogMerge {
     }
     try record(
       entries, of: parts, previous: previous, writer: writer, state: state,
-      pending: (pendingAtStart, pending), swiftFile: options.swiftFile)
+      pending: (pendingAtStart, pending), swiftFile: swiftFile)
     report.problems.sort()
     return report
   }

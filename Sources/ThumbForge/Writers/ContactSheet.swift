@@ -24,14 +24,13 @@ enum ContactSheet {
   private static func tile(for output: ManifestOutput, catalog: URL, cell: Int, checker: VipsImage)
     throws -> VipsImage
   {
-    let image = try VipsImage.load(path: catalog.appendingPathComponent(output.path).path).toSRGB8()
-      .addingAlpha()
+    // Shrunk on load and never enlarged, so a 3x photo is not decoded whole for a thumbnail.
     let box = PixelSize(width: cell - 8, height: cell - labelHeight - 8)
-    let source = PixelSize(width: image.width, height: image.height)
-    let fitted =
-      source.width <= box.width && source.height <= box.height
-      ? source : Geometry.fitSize(source, into: box)
-    let thumb = try image.resize(width: fitted.width, height: fitted.height)
+    let thumb = try VipsImage.thumbnail(
+      path: catalog.appendingPathComponent(output.path).path, width: box.width,
+      height: box.height, size: .down
+    ).toSRGB8().addingAlpha()
+    let fitted = PixelSize(width: thumb.width, height: thumb.height)
     // The checkerboard shows transparency.
     var tile = try checker.composite(
       thumb, mode: .over, x: (cell - fitted.width) / 2, y: (cell - labelHeight - fitted.height) / 2)
@@ -44,7 +43,8 @@ enum ContactSheet {
     let text = try VipsImage.text(label, width: cell - 6, dpi: 60)
     let ink = try VipsImage.solid(width: text.width, height: text.height, color: [0, 0, 0])
       .bandjoin([text])
-    return try tile.composite(ink, mode: .over, x: 3, y: cell - labelHeight + 2)
+    // Made now: a lazy tile would hold its file's decoder until the whole sheet is written.
+    return try tile.composite(ink, mode: .over, x: 3, y: cell - labelHeight + 2).copiedToMemory()
   }
 
   private static func checkerboard(width: Int, height: Int) throws -> VipsImage {

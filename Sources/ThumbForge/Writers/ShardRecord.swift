@@ -20,6 +20,9 @@ struct ShardRecord: Codable, Equatable, Sendable {
   var providesNamespace: Bool
   /// The catalog folder's name (`Assets.xcassets`).
   var catalogName: String
+  /// The configuration's Swift accessors (`swift:`), for `merge` to write as a build does;
+  /// nil without them.
+  var swift: SwiftSetting? = nil
   /// Imageset folders rendered into the part's catalog.
   var written: [String]
   /// Imageset folders the shard answers for that were up to date in the catalog it was
@@ -27,6 +30,14 @@ struct ShardRecord: Codable, Equatable, Sendable {
   var carried: [String]
 
   var shard: String { "\(index)/\(count)" }
+
+  /// Where the accessors go and how they look.
+  struct SwiftSetting: Codable, Equatable, Sendable {
+    /// The file, relative to the catalog folder (`../Sources/App/Assets.swift`): the
+    /// catalog `merge` writes is the one the shards were built against.
+    var path: String
+    var options: SwiftAccessorOptions
+  }
 }
 
 extension ShardRecord {

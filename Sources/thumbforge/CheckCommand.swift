@@ -52,11 +52,14 @@ struct CheckCommand: ParsableCommand {
       for problem in report.problems { ReportPrinter.problem(problem) }
       for item in report.stale { print(item.description) }
       if !common.quiet {
-        let problems = report.problems.count
+        // Counted by set folder: one imageset can differ in several ways (one line each).
+        let sets = Set(report.stale.map(\.setFolder)).count
+        let differences =
+          sets == report.stale.count ? "" : " (\(counted(report.stale.count, "difference")))"
         print(
           report.stale.isEmpty && report.problems.isEmpty
             ? "up to date: \(report.unchanged) outputs"
-            : "\(report.stale.count) stale, \(problems) problem\(problems == 1 ? "" : "s"); run 'thumbforge build' to update"
+            : "\(sets) stale\(differences), \(counted(report.problems.count, "problem")); run 'thumbforge build' to update"
         )
       }
     }

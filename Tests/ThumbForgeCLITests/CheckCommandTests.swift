@@ -27,6 +27,39 @@ struct CheckCommandTests {
     #expect(FolderSnapshot(box.out).touched(comparedTo: before) == [])
   }
 
+  @Test(
+    "after a recipe change each stale imageset is one line naming the cause, counted by imageset")
+  func recipeChangeNamesItsCause() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    expectExit(try await box.build(), 0)
+    // The flags' size changes: other files and sizes than the manifest records, yet not
+    // edited by hand.
+    try box.write(
+      Sandbox.defaultConfig + "recipes:\n  flag: { size: [30, 20] }\n", to: "thumbforge.yml")
+    let result = try await box.check()
+    expectExit(result, 1)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    // A source's imagesets share one key (its master is decoded once for all), so the
+    // flags' variants are re-rendered too, and say so.
+    #expect(
+      lines.filter { $0.hasPrefix("stale: ") }
+        == [
+          "Flags/Blue-flag.imageset", "Flags/Blue.imageset", "Flags/Red-flag.imageset",
+          "Flags/Red.imageset",
+        ].map { "stale: \($0) (the configuration changed (thumbforge.yml))" }, "\(result)")
+    #expect(!result.stdout.contains("modified:"), "\(result)")
+    #expect(lines.last == "4 stale, 0 problems; run 'thumbforge build' to update", "\(result)")
+    // A master changed: its own line names the file, and nothing else about that imageset.
+    expectExit(try await box.build(), 0)
+    try box.image("Photos/Lake.jpg", Fixtures.photo(width: 300, height: 150, seed: 77))
+    let edited = try await box.check()
+    expectExit(edited, 1)
+    #expect(
+      edited.stdout.split(separator: "\n").filter { $0.contains("Photos/Lake.imageset") }
+        == ["stale: Photos/Lake.imageset (source Photos/Lake.jpg changed)"], "\(edited)")
+  }
+
   @Test("Before any build every imageset is missing")
   func neverBuilt() async throws {
     let box = try Sandbox()

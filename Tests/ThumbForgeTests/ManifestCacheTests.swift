@@ -173,7 +173,7 @@ struct ManifestCacheTests {
     checkOptions.mode = .check
     let check = try BuildEngine(options: checkOptions).run()
     #expect(check.stale.map(\.path) == [beta.folder])
-    #expect(check.stale.first?.detail == "recipe, configuration or tool version changed")
+    #expect(check.stale.first?.detail == "its recipe or the plan of its master changed")
     let rebuilt = try engine.run()
     #expect(rebuilt.rendered == 2 && rebuilt.unchanged == 4)
     let updated = try #require(try ManifestStore.read(at: workspace.manifest))

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Vips
 
 extension BuildEngine {
   /// Stage 4: compares the plan with the previous build and the catalog on disk, in the run's
@@ -11,8 +12,24 @@ extension BuildEngine {
       workspace: workspace, previous: previous.imageSets, cache: state.probeCache.value(),
       mode: options.mode, selection: try Staleness.selection(for: options.mode),
       pending: state.pendingAtStart, adopt: options.adopt,
-      ownedGroups: Set(previous.manifest?.groups ?? []), onDisk: previous.files
+      ownedGroups: Set(previous.manifest?.groups ?? []),
+      keyChange: previous.manifest.flatMap(keyChange(since:)), onDisk: previous.files
     ).evaluate(plan: plan, unusable: found.unusable)
+  }
+
+  /// What changed for every imageset since `manifest` was written: ThumbForge, libvips or
+  /// the configuration file (nil: none of them).
+  func keyChange(since manifest: Manifest) -> String? {
+    if manifest.toolVersion != ToolVersion.current {
+      return "ThumbForge changed (\(manifest.toolVersion) → \(ToolVersion.current))"
+    }
+    if manifest.libvipsVersion != Vips.version {
+      return "libvips changed (\(manifest.libvipsVersion) → \(Vips.version))"
+    }
+    if manifest.configHash != configHash {
+      return "the configuration changed (\(workspace.configFile?.lastPathComponent ?? "now none"))"
+    }
+    return nil
   }
 }
 

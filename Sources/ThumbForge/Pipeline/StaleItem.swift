@@ -18,6 +18,14 @@ package struct StaleItem: Sendable, Hashable, Codable, Comparable, CustomStringC
 
   package var description: String { "\(kind.rawValue): \(path) (\(detail))" }
 
+  /// The set folder the item is about (its own path, or the set holding the file), or the
+  /// path itself when it is in none (a group's `Contents.json`, the manifest): `check`
+  /// counts what is stale by these.
+  package var setFolder: String {
+    if case .inSet(let folder) = SetFolder.place(of: path) { return folder }
+    return path
+  }
+
   package static func < (lhs: StaleItem, rhs: StaleItem) -> Bool {
     (lhs.path, lhs.kind.rawValue, lhs.detail) < (rhs.path, rhs.kind.rawValue, rhs.detail)
   }

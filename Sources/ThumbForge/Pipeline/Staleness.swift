@@ -17,6 +17,10 @@ struct Staleness: Sendable {
   let adopt: Bool
   /// Group folders the previous build wrote (their `Contents.json` is ThumbForge's).
   var ownedGroups: Set<String> = []
+  /// Why imageset keys differ from the manifest's, when the run can tell for all of them
+  /// (another ThumbForge, libvips or configuration than the manifest records); nil: the same
+  /// tool and configuration, so a key changed with its imageset's own plan.
+  var keyChange: String? = nil
   /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
   /// in it are looked up when needed.
   var onDisk: [String: (byteSize: Int, modified: Int64)?] = [:]
@@ -135,19 +139,24 @@ struct Staleness: Sendable {
     var reasons: [StaleItem] = []
     let forced = mode == .force || (mode.isRegenerate && selected)
     if forced { reasons.append(StaleItem(kind: .stale, path: set.folder, detail: "forced")) }
-    if entry.recipeHash != set.key {
-      reasons.append(
-        StaleItem(
-          kind: .stale, path: set.folder, detail: "recipe, configuration or tool version changed"))
-    }
-    if entry.sources != sources {
+    let sourcesChanged = entry.sources != sources
+    if sourcesChanged {
       let changed = sources.filter { !entry.sources.contains($0) }.map(\.path)
       let detail =
         changed.isEmpty
         ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
       reasons.append(StaleItem(kind: .stale, path: set.folder, detail: detail))
     }
-    if !Self.recordsPlan(entry, of: set) {
+    // Each cause once: a changed source explains its own key change; a changed key
+    // explains a plan of other files or sizes than the manifest records.
+    let keyChanged = entry.recipeHash != set.key
+    if keyChanged && (keyChange != nil || !sourcesChanged) {
+      reasons.append(
+        StaleItem(
+          kind: .stale, path: set.folder,
+          detail: keyChange ?? "its recipe or the plan of its master changed"))
+    }
+    if !keyChanged && !Self.recordsPlan(entry, of: set) {
       reasons.append(
         StaleItem(
           kind: .modified, path: set.folder,

@@ -86,6 +86,8 @@ struct DailyUseTests {
       })
     watch.send(SIGINT)
     let result = await watch.wait()
+    // The last build's exit code: the configuration was left broken.
+    expectExit(result, 2)
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 2, "\(result)")
     let reports = try lines.map(JSONValue.parse)

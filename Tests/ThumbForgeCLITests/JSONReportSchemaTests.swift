@@ -13,9 +13,13 @@ struct JSONReportSchemaTests {
   static let schemaURL = DailyUseTests.repository.appendingPathComponent(
     "Schemas/build-report.schema.json")
 
+  /// The schema; a missing or unparsable file stops the test run (an empty schema would
+  /// accept every report).
   static let schema: JSONSchemaCheck = {
-    let text = (try? String(contentsOf: schemaURL, encoding: .utf8)) ?? "{}"
-    return JSONSchemaCheck(root: (try? JSONValue.parse(text)) ?? .object([:]))
+    guard let text = try? String(contentsOf: schemaURL, encoding: .utf8),
+      let root = try? JSONValue.parse(text), case .object(let fields) = root, !fields.isEmpty
+    else { fatalError("\(schemaURL.path) is missing or not a JSON schema") }
+    return JSONSchemaCheck(root: root)
   }()
 
   /// Parses `result`'s stdout and checks it against the schema, its status and exit code.

@@ -56,24 +56,29 @@ struct ShardAssignmentTests {
     #expect(ShardAssignment.ranking(of: "Resorts/Zermatt", count: 4) == [1, 3, 2, 0])
   }
 
-  @Test("Adding or removing one source moves few others", arguments: [2, 4, 8])
+  @Test("Adding or removing one source moves under 3 % of the others", arguments: [2, 4, 8])
   func stable(count: Int) {
     let items = Self.items(count: 400)
     let before = ShardAssignment.assign(items, count: count)
-    var moved: [Int] = []
-    for extra in Self.items(count: 20, seed: 99).enumerated().map({ offset, item in
-      ShardAssignment.Item(name: "New/Asset\(offset)", cost: item.cost)
-    }) {
-      let after = ShardAssignment.assign(items + [extra], count: count)
-      moved.append(zip(before, after).filter { $0 != $1 }.count)
-      let removed = ShardAssignment.assign(Array(items.dropLast()), count: count)
-      moved.append(zip(before, removed).filter { $0 != $1 }.count)
+    /// How many of `items`' jobs other than `skipping` are on another shard in `after`.
+    func moved(_ after: [ShardAssignment.Item], _ shards: [Int], skipping: Int? = nil) -> Int {
+      let now = Dictionary(uniqueKeysWithValues: zip(after.map(\.name), shards))
+      return items.indices.filter { $0 != skipping && now[items[$0].name] != before[$0] }.count
+    }
+    var counts: [Int] = []
+    for (offset, extra) in Self.items(count: 20, seed: 99).enumerated() {
+      let added = items + [ShardAssignment.Item(name: "New/Asset\(offset)", cost: extra.cost)]
+      counts.append(moved(added, ShardAssignment.assign(added, count: count)))
+      // A different source removed each time, spread over the list (heavy and light ones).
+      let gone = offset * 19 % items.count
+      var removed = items
+      removed.remove(at: gone)
+      counts.append(moved(removed, ShardAssignment.assign(removed, count: count), skipping: gone))
     }
     // A modulo split (hash % N) moves nothing either, but cannot balance cost; a greedy
     // split by cost balances but moves about half of the jobs on any change.
-    let average = Double(moved.reduce(0, +)) / Double(moved.count)
-    print("ShardAssignmentTests: \(count) shards, jobs moved per change: \(moved)")
-    #expect(average < Double(items.count) * 0.05, "moved on average \(average): \(moved)")
+    let average = Double(counts.reduce(0, +)) / Double(counts.count)
+    #expect(average < Double(items.count) * 0.03, "moved on average \(average): \(counts)")
   }
 
   @Test("A shard parses as I/N, 1-based, and every mistake is explained")

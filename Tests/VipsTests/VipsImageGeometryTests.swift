@@ -24,7 +24,10 @@ import Vips
     #expect(small.width == 61 && small.height == 43)
     // Pixels are really computed, and the picture is still the same picture.
     let back = try small.resize(width: 120, height: 80, kernel: kernel)
-    #expect(try ImageComparison(source, back).isWithin(.perceptual))
+    // Every pixel close, not only the picture on average: a shifted or smeared resize fails.
+    let comparison = try ImageComparison(source, back)
+    let close = ImageTolerance(meanDifference: 4, maxDifference: 32, hashDistance: 4)
+    #expect(comparison.isWithin(close), "\(comparison)")
   }
 
   @Test func resizeToTheSameSizeReturnsTheImage() throws {

@@ -15,15 +15,36 @@ import Vips
     (.webp, SaveOptions(lossless: true)),
   ]
 
-  /// The bytes do not depend on how many threads libvips computes an image with: a lazy
-  /// image large enough to be split into many tiles, encoded with libvips' worker pool at 1
-  /// thread and at 4, from separately made copies of the same pixels.
-  @Test(arguments: cases)
-  func encodingDoesNotDependOnThreads(format: ImageFormat, options: SaveOptions) throws {
+  static let childVariable = "THUMBFORGE_DETERMINISM_CHILD"
+  static let isChild = ProcessInfo.processInfo.environment[childVariable] != nil
+
+  /// The bytes depend neither on the process nor on how many threads libvips computes an
+  /// image with: two processes of their own (libvips' thread count is process-wide, so it is
+  /// changed only where no other test runs) each encode every case at 1 thread and at 4.
+  @Test(
+    "the same bytes at 1 and 4 libvips threads, and in two processes",
+    .enabled(if: ChildTestRun.isAvailable && !isChild))
+  func encodingDoesNotDependOnThreadsOrProcess() throws {
+    let runs = try (0..<2).map { _ in
+      try ChildTestRun.run(
+        filter: "DeterminismTests/encodedInAChild", environment: [Self.childVariable: "1"])
+    }
+    for run in runs { #expect(run.status == 0, "\(run.output)\n\(run.errors)") }
+    let digests = runs.map { run in
+      run.output.split(separator: "\n").filter { $0.hasPrefix("DETERMINISM ") }
+    }
+    #expect(digests[0].count == Self.cases.count, "\(runs[0].output)")
+    #expect(digests[0] == digests[1])
+  }
+
+  /// One process's half of the test above: a lazy image large enough to be split into many
+  /// tiles, from separately made copies of the same pixels; its digest on stdout.
+  @Test(.enabled(if: isChild), .serialized, arguments: cases.indices)
+  func encodedInAChild(index: Int) throws {
+    let (format, options) = Self.cases[index]
     func encode(threads: Int) throws -> [UInt8] {
-      let saved = Vips.concurrency
       Vips.concurrency = threads
-      defer { Vips.concurrency = saved }
+      defer { Vips.concurrency = 1 }
       let image = try Fixtures.gradient(width: 1201, height: 907, layout: .rgba)
         .resize(width: 1000, height: 750)
       return try image.encoded(as: format, options: options)
@@ -31,6 +52,11 @@ import Vips
     let one = try encode(threads: 1)
     #expect(!one.isEmpty)
     #expect(try encode(threads: 4) == one)
+    // FNV-1a: enough to compare two processes' bytes.
+    let digest = one.reduce(UInt64(14_695_981_039_346_656_037)) {
+      ($0 ^ UInt64($1)) &* 1_099_511_628_211
+    }
+    print("DETERMINISM \(index) \(format) \(one.count) \(String(digest, radix: 16))")
   }
 
   /// `save(path:)` runs libvips' file saver (`pngsave`, `jpegsave`, …) and `encoded(as:)` its

@@ -60,6 +60,27 @@ struct CheckCommandTests {
         == ["stale: Photos/Lake.imageset (source Photos/Lake.jpg changed)"], "\(edited)")
   }
 
+  @Test("after a master failed to build, check says so and why, not 'not built yet'")
+  func failedLastTime() async throws {
+    let box = try Sandbox(config: "output: ../out/Assets.xcassets\n")
+    let png = Data(try Fixtures.photo(width: 300, height: 150, seed: 5).encoded(as: .png))
+    try box.write(png.prefix(png.count / 2), to: "Broken@3x.png")
+    try box.image("Fine@3x.png", Fixtures.photo(width: 30, height: 15, seed: 6))
+    expectExit(try await box.build(), 1)
+    let result = try await box.check()
+    expectExit(result, 1)
+    #expect(
+      result.stdout.contains(
+        "missing: Broken.imageset (Broken@3x.png failed in the last build: PNG truncated after"),
+      "\(result)")
+    #expect(!result.stdout.contains("not built yet"), "\(result)")
+    // The manifest records it, and a repaired master clears it.
+    try box.write(png, to: "Broken@3x.png")
+    expectExit(try await box.build(), 0)
+    #expect(try box.readManifest()["failed"] == nil)
+    expectExit(try await box.check(), 0)
+  }
+
   @Test("Before any build every imageset is missing")
   func neverBuilt() async throws {
     let box = try Sandbox()

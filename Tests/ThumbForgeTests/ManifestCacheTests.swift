@@ -53,6 +53,10 @@ struct ManifestCacheTests {
     // Keep an order the initializer would not choose: the cache must not re-sort.
     manifest.groups = ["Flags", "A\tB"]
     manifest.imageSets = [plain, odd, flag]
+    manifest.failed = [
+      Problem(path: "Broken@3x.png", reason: "PNG truncated after 2.9 KB\t(tab)"),
+      Problem(path: "Gone.jpg", reason: "not an image file libvips can read"),
+    ]
     return manifest
   }
 
@@ -105,13 +109,16 @@ struct ManifestCacheTests {
     }
     let text = String(decoding: bytes, as: UTF8.self)
     let damaged = [
-      text.replacingOccurrences(of: "thumbforge-manifest-cache 3", with: "thumbforge-cache 3"),
-      // 0.4.0's earlier formats (no focus lines; no gamut field) are not read: their imagesets
-      // are read again.
+      text.replacingOccurrences(of: "thumbforge-manifest-cache 4", with: "thumbforge-cache 4"),
+      // 0.4.0's earlier formats (no focus lines; no gamut field; no failures) are not read:
+      // their imagesets are read again.
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 3", with: "thumbforge-manifest-cache 1"),
+        of: "thumbforge-manifest-cache 4", with: "thumbforge-manifest-cache 1"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 3", with: "thumbforge-manifest-cache 2"),
+        of: "thumbforge-manifest-cache 4", with: "thumbforge-manifest-cache 2"),
+      text.replacingOccurrences(
+        of: "thumbforge-manifest-cache 4", with: "thumbforge-manifest-cache 3"),
+      text.replacingOccurrences(of: "\nX\tBroken@3x.png\t", with: "\nX\tBroken@3x.png\t\t"),
       text.replacingOccurrences(of: "\t+display-P3", with: "\tdisplay-P3"),
       text.replacingOccurrences(of: "\nP\t0.1\t", with: "\nP\tx\t"),
       text.replacingOccurrences(of: "\nW\t@2x", with: "\nP\t0.5\t0.5\nW\t@2x"),
@@ -121,7 +128,7 @@ struct ManifestCacheTests {
       text.replacingOccurrences(of: "back\\\\slash", with: "back\\qslash"),
       text.replacingOccurrences(of: "\t80\t50\t706", with: "\t80\tfifty\t706"),
       text.replacingOccurrences(of: "10,0,80,50", with: "10,0,80"),
-      text.replacingOccurrences(of: "\nI\tLogo", with: "\nX\tLogo"),
+      text.replacingOccurrences(of: "\nI\tLogo", with: "\nZ\tLogo"),
       "{\"schema\": 1}\n",
     ]
     for (index, variant) in damaged.enumerated() {

@@ -15,6 +15,9 @@ package struct Manifest: Codable, Equatable, Sendable {
   /// Group folders whose `Contents.json` ThumbForge wrote (catalog-relative).
   package var groups: [String]
   package var imageSets: [ManifestImageSet]
+  /// Masters that failed to render in the build that wrote the manifest, with why, sorted
+  /// by path (nil: none), so that `check` can say why an imageset is missing.
+  package var failed: [Problem]? = nil
 
   package init(
     toolVersion: String, libvipsVersion: String, configHash: String, catalog: String,

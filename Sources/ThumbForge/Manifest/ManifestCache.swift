@@ -8,10 +8,11 @@ internal import Foundation
 ///
 /// Lines: the header; `F` with the manifest file's facts; `M` with the scalar fields; `G`
 /// with the groups; per imageset an `I` line followed by its `S` (source), `O` (output),
-/// `P` (focus point), `W` (warning) and `K` (skipped) lines; `E` with the number of imagesets. Text fields
+/// `P` (focus point), `W` (warning) and `K` (skipped) lines; an `X` line per failed master;
+/// `E` with the number of imagesets. Text fields
 /// escape backslash, tab and line feed.
 enum ManifestCache {
-  static let header = "thumbforge-manifest-cache 3"
+  static let header = "thumbforge-manifest-cache 4"
 
   /// The manifest recorded in the cache at `url`; nil when the cache is missing or damaged,
   /// or was written for a manifest file other than the one with `facts` (nil: none).
@@ -62,6 +63,7 @@ enum ManifestCache {
       for warning in set.warnings { out.line("W", [warning]) }
       for skipped in set.skipped { out.line("K", [skipped]) }
     }
+    for failure in manifest.failed ?? [] { out.line("X", [failure.path, failure.reason]) }
     out.line("E", [String(manifest.imageSets.count)])
     return out.bytes
   }

@@ -20,6 +20,7 @@ struct ManifestCacheReader {
     else { return nil }
     guard next(), kind == UInt8(ascii: "G"), let groups = texts(from: 1) else { return nil }
     var sets: [ManifestImageSet] = []
+    var failed: [Problem] = []
     while next() {
       switch kind {
       case UInt8(ascii: "I"):
@@ -49,6 +50,9 @@ struct ManifestCacheReader {
       case UInt8(ascii: "K"):
         guard !sets.isEmpty, fields == 2, let skipped = text(1) else { return nil }
         sets[sets.count - 1].skipped.append(skipped)
+      case UInt8(ascii: "X"):
+        guard fields == 3, let path = text(1), let reason = text(2) else { return nil }
+        failed.append(Problem(path: path, reason: reason))
       case UInt8(ascii: "E"):
         guard fields == 2, lines.integer(1) == sets.count, !next() else { return nil }
         var manifest = Manifest(
@@ -58,6 +62,7 @@ struct ManifestCacheReader {
         manifest.tool = tool
         manifest.groups = groups
         manifest.imageSets = sets
+        manifest.failed = failed.isEmpty ? nil : failed
         return manifest
       default:
         return nil

@@ -14,13 +14,14 @@ extension BuildEngine {
     let groups = try writer.writeGroupFolders(
       of: entries, previousGroups: Set(previous.manifest?.groups ?? []),
       pendingAtStart: state.pendingAtStart, pending: state.pending)
-    let manifest = Manifest(
+    var manifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
       catalog: workspace.catalogRelativeToManifest, groups: Array(groups), imageSets: entries)
+    manifest.failed = Self.failures(rendered)
     // The probe cache needs nothing written here: it is made on another core while the
     // manifest is encoded and flushed to disk (the run's last work, with the cores idle),
     // and finished before the run ends, whatever happens here.
-    let stamped = BackgroundTask { [self] () -> Void in
+    let stamped = BackgroundTask { [self, manifest] () -> Void in
       updateProbeCache(
         state.probeCache.value(), found: found, decision: decision, manifest: manifest,
         written: writtenFolders,
@@ -35,6 +36,13 @@ extension BuildEngine {
         options: workspace.config.swiftAccessors, to: swiftFile, catalog: workspace.catalog)
     }
     return manifest
+  }
+
+  /// The masters this run failed to render, once each, sorted (nil: none).
+  static func failures(_ rendered: [JobOutcome]) -> [Problem]? {
+    let problems = Set(
+      rendered.flatMap(\.problems).map { Problem(path: $0.path, reason: $0.reason) })
+    return problems.isEmpty ? nil : problems.sorted()
   }
 
   /// Writes one picture of every output of the catalog, labelled; a failure is a problem of

@@ -13,7 +13,11 @@ extension BuildEngine {
       mode: options.mode, selection: try Staleness.selection(for: options.mode),
       pending: state.pendingAtStart, adopt: options.adopt,
       ownedGroups: Set(previous.manifest?.groups ?? []),
-      keyChange: previous.manifest.flatMap(keyChange(since:)), onDisk: previous.files
+      keyChange: previous.manifest.flatMap(keyChange(since:)),
+      failedBefore: Dictionary(
+        (previous.manifest?.failed ?? []).map { ($0.path, $0.reason) },
+        uniquingKeysWith: { a, _ in a }),
+      onDisk: previous.files
     ).evaluate(plan: plan, unusable: found.unusable)
   }
 

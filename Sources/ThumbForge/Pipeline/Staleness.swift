@@ -21,6 +21,8 @@ struct Staleness: Sendable {
   /// (another ThumbForge, libvips or configuration than the manifest records); nil: the same
   /// tool and configuration, so a key changed with its imageset's own plan.
   var keyChange: String? = nil
+  /// The masters the previous build failed to render, with why (its manifest's `failed`).
+  var failedBefore: [String: String] = [:]
   /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
   /// in it are looked up when needed.
   var onDisk: [String: (byteSize: Int, modified: Int64)?] = [:]
@@ -129,10 +131,15 @@ struct Staleness: Sendable {
               "exists in the catalog but was not made by ThumbForge; not overwritten (remove or rename it, or run with --adopt)"
           ))
       } else if selected {
+        let failure = sources.lazy.compactMap { source in
+          failedBefore[source.path].map { "\(source.path) failed in the last build: \($0)" }
+        }.first
         outcome.toRender.append(
           Decision(
             jobIndex: jobIndex, set: set,
-            reasons: [StaleItem(kind: .missing, path: set.folder, detail: "not built yet")]))
+            reasons: [
+              StaleItem(kind: .missing, path: set.folder, detail: failure ?? "not built yet")
+            ]))
       }
       return
     }

@@ -108,6 +108,28 @@ struct ShardMergeTests {
     expectExit(try await box.check(), 0)
   }
 
+  @Test("a master that fails in a shard is recorded by merge as a single build records it")
+  func failuresMerged() async throws {
+    let box = try Sandbox()
+    try box.makeStandardAssets()
+    let png = Data(try Fixtures.photo(width: 300, height: 150, seed: 5).encoded(as: .png))
+    try box.write(png.prefix(png.count / 2), to: "Flags/Broken@3x.png")
+    let parts = box.root.appendingPathComponent("parts")
+    let results = try await Self.runShards(box, count: 2, parts: parts)
+    #expect(results.map(\.status).sorted() == [0, 1], "\(results)")
+    let folders = (1...2).map { parts.appendingPathComponent("\($0)") }
+    expectExit(
+      try await CLI.run(
+        ["merge"] + folders.map(\.path) + ["--output", box.catalog.path], in: box.root), 0)
+    let merged = try Data(contentsOf: box.manifest)
+    let single = box.root.appendingPathComponent("single")
+    expectExit(
+      try await box.build(["--output", single.appendingPathComponent("Assets.xcassets").path]), 1)
+    let built = try Data(contentsOf: single.appendingPathComponent("manifest.json"))
+    #expect(merged == built)
+    #expect(String(decoding: merged, as: UTF8.self).contains("Flags/Broken@3x.png"))
+  }
+
   /// Every shard of the parts `folders` got work, and none the bulk of it.
   static func expectWorkShared(_ folders: [URL]) throws {
     let written = try folders.map { folder in

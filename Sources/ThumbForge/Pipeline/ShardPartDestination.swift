@@ -60,11 +60,11 @@ struct ShardPartDestination: BuildDestination {
       try AtomicFile.write(
         Array(bytes), to: part.catalog.appendingPathComponent("Contents.json").path)
     }
-    try ManifestStore.write(
-      Manifest(
-        toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
-        catalog: part.catalogName, groups: [], imageSets: entries),
-      to: part.manifest)
+    var manifest = Manifest(
+      toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
+      catalog: part.catalogName, groups: [], imageSets: entries)
+    manifest.failed = BuildEngine.failures(run.rendered)
+    try ManifestStore.write(manifest, to: part.manifest)
     let record = ShardRecord(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, index: shard.index,
       count: shard.count, configHash: configHash,

@@ -84,11 +84,14 @@ package enum CatalogMerge {
     let groups = try writer.writeGroupFolders(
       of: entries, previousGroups: Set(previous?.groups ?? []), pendingAtStart: pending.atStart,
       pending: pending.list)
-    let manifest = Manifest(
+    var manifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: parts.first.record.libvipsVersion,
       configHash: parts.first.record.configHash,
       catalog: FolderPath.climbingPath(of: writer.catalog, from: state.folder),
       groups: Array(groups), imageSets: entries)
+    // Each master is rendered by one shard: the parts' failures together are the build's.
+    let failed = Set(parts.parts.flatMap { $0.manifest.failed ?? [] })
+    manifest.failed = failed.isEmpty ? nil : failed.sorted()
     if manifest != previous || !FileManager.default.fileExists(atPath: state.manifest.path) {
       try ManifestStore.write(manifest, to: state.manifest)
     }

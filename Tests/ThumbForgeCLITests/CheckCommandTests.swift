@@ -47,7 +47,9 @@ struct CheckCommandTests {
         == [
           "Flags/Blue-flag.imageset", "Flags/Blue.imageset", "Flags/Red-flag.imageset",
           "Flags/Red.imageset",
-        ].map { "stale: \($0) (the configuration changed (thumbforge.yml))" }, "\(result)")
+        ].map {
+          "stale: \($0) (the configuration changed (thumbforge.yml): recipe 'flag': size [40, 25] → [30, 20])"
+        }, "\(result)")
     #expect(!result.stdout.contains("modified:"), "\(result)")
     #expect(lines.last == "4 stale, 0 problems; run 'thumbforge build' to update", "\(result)")
     // A master changed: its own line names the file, and nothing else about that imageset.

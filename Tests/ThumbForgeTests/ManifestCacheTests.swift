@@ -54,8 +54,8 @@ struct ManifestCacheTests {
     manifest.groups = ["Flags", "A\tB"]
     manifest.imageSets = [plain, odd, flag]
     manifest.failed = [
-      Problem(path: "Broken@3x.png", reason: "PNG truncated after 2.9 KB\t(tab)"),
-      Problem(path: "Gone.jpg", reason: "not an image file libvips can read"),
+      ManifestFailure(path: "Broken@3x.png", reason: "PNG truncated after 2.9 KB\t(tab)"),
+      ManifestFailure(path: "Gone.jpg", reason: "not an image file libvips can read"),
     ]
     return manifest
   }

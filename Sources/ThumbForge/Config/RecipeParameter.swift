@@ -37,6 +37,8 @@ struct RecipeParameter: Sendable {
 
   /// The default for `kind`, as written in the file.
   let defaultText: @Sendable (RecipeKind) -> String
+  /// The value a recipe has, as written in the file.
+  let valueText: @Sendable (Recipe) -> String
   /// Sets the field to `recipe.kind`'s default.
   let setDefault: @Sendable (inout Recipe) -> Void
   /// Reads the key's value into a recipe.
@@ -60,6 +62,7 @@ struct RecipeParameter: Sendable {
     self.typeSummary = type.summary
     describeField = { String(describing: field) }
     defaultText = { kind in type.text(value(kind)) }
+    valueText = { recipe in type.text(recipe[keyPath: field]) }
     setDefault = { recipe in recipe[keyPath: field] = value(recipe.kind) }
     read = { node, recipe throws(ConfigError) in recipe[keyPath: field] = try type.read(node) }
     inherit = { defaults, recipe in recipe[keyPath: field] = defaults[keyPath: field] }
@@ -85,4 +88,27 @@ extension RecipeParameter {
   static let every = Set(RecipeKind.allCases.filter(\.isNamedByRules))
   /// The kinds that write an `.imageset` of their own making (all but `appicon`).
   static let imageSets = every.filter(\.makesImageSet)
+}
+
+extension Recipe {
+  /// Every key of the recipe with its value as written in the file (`kind` included): what
+  /// the manifest records, so that `check` can name the key that changed.
+  var settings: [String: String] {
+    var settings = ["kind": kind.rawValue]
+    for parameter in RecipeParameter.all where parameter.kinds.contains(kind) {
+      settings[parameter.key] = parameter.valueText(self)
+    }
+    return settings
+  }
+
+  /// The keys whose values differ from `before`'s (`kind` first), as `key old → new`.
+  static func changes(from before: [String: String], to after: [String: String]) -> [String] {
+    let keys = Set(before.keys).union(after.keys).sorted { a, b in
+      a == "kind" ? b != "kind" : b == "kind" ? false : a < b
+    }
+    return keys.compactMap { key in
+      before[key] == after[key]
+        ? nil : "\(key) \(before[key] ?? "unset") → \(after[key] ?? "unset")"
+    }
+  }
 }

@@ -17,7 +17,10 @@ package struct Manifest: Codable, Equatable, Sendable {
   package var imageSets: [ManifestImageSet]
   /// Masters that failed to render in the build that wrote the manifest, with why, sorted
   /// by path (nil: none), so that `check` can say why an imageset is missing.
-  package var failed: [Problem]? = nil
+  package var failed: [ManifestFailure]? = nil
+  /// The settings of every recipe the imagesets name (key → value as written in the
+  /// configuration), so that `check` can name the key that changed (nil: none recorded).
+  package var recipes: [String: [String: String]]? = nil
 
   package init(
     toolVersion: String, libvipsVersion: String, configHash: String, catalog: String,
@@ -98,4 +101,20 @@ package struct ManifestOutput: Codable, Equatable, Sendable {
   package var crop: PixelRect?
   /// `display-P3` for a Display P3 file (`display-gamut`); absent for sRGB.
   package var displayGamut: String? = nil
+}
+
+/// A master the build could not render, and why (the problem it reported).
+package struct ManifestFailure: Codable, Hashable, Sendable, Comparable {
+  /// Path relative to the asset folder.
+  package var path: String
+  package var reason: String
+
+  package init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
+  package static func < (lhs: ManifestFailure, rhs: ManifestFailure) -> Bool {
+    (lhs.path, lhs.reason) < (rhs.path, rhs.reason)
+  }
 }

@@ -9,6 +9,7 @@ internal import Foundation
 /// Lines: the header; `F` with the manifest file's facts; `M` with the scalar fields; `G`
 /// with the groups; per imageset an `I` line followed by its `S` (source), `O` (output),
 /// `P` (focus point), `W` (warning) and `K` (skipped) lines; an `X` line per failed master;
+/// an `R` line per recipe (its name, then keys and values);
 /// `E` with the number of imagesets. Text fields
 /// escape backslash, tab and line feed.
 enum ManifestCache {
@@ -64,6 +65,9 @@ enum ManifestCache {
       for skipped in set.skipped { out.line("K", [skipped]) }
     }
     for failure in manifest.failed ?? [] { out.line("X", [failure.path, failure.reason]) }
+    for (name, settings) in (manifest.recipes ?? [:]).sorted(by: { $0.key < $1.key }) {
+      out.line("R", [name] + settings.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+    }
     out.line("E", [String(manifest.imageSets.count)])
     return out.bytes
   }

@@ -20,55 +20,87 @@ struct ManifestCacheReader {
     else { return nil }
     guard next(), kind == UInt8(ascii: "G"), let groups = texts(from: 1) else { return nil }
     var sets: [ManifestImageSet] = []
-    var failed: [Problem] = []
+    var failed: [ManifestFailure] = []
+    var recipes: [String: [String: String]] = [:]
     while next() {
-      switch kind {
-      case UInt8(ascii: "I"):
-        guard fields >= 6, let asset = text(1), let recipe = text(2), let recipeHash = text(3),
-          let folder = text(4), let contentsHash = text(5), let group = texts(from: 6)
-        else { return nil }
-        sets.append(
-          ManifestImageSet(
-            asset: asset, group: group, recipe: recipe, recipeHash: recipeHash, folder: folder,
-            contentsHash: contentsHash, sources: [], outputs: [], warnings: [], skipped: []))
-      case UInt8(ascii: "S"):
-        guard !sets.isEmpty, fields == 3, let path = text(1), let hash = text(2) else {
-          return nil
-        }
-        sets[sets.count - 1].sources.append(ManifestSource(path: path, hash: hash))
-      case UInt8(ascii: "O"):
-        guard !sets.isEmpty, let output = output() else { return nil }
-        sets[sets.count - 1].outputs.append(output)
-      case UInt8(ascii: "P"):
-        guard !sets.isEmpty, sets[sets.count - 1].focus == nil, fields == 3,
-          let x = text(1).flatMap(Double.init), let y = text(2).flatMap(Double.init)
-        else { return nil }
-        sets[sets.count - 1].focus = FocusPoint(x: x, y: y)
-      case UInt8(ascii: "W"):
-        guard !sets.isEmpty, fields == 2, let warning = text(1) else { return nil }
-        sets[sets.count - 1].warnings.append(warning)
-      case UInt8(ascii: "K"):
-        guard !sets.isEmpty, fields == 2, let skipped = text(1) else { return nil }
-        sets[sets.count - 1].skipped.append(skipped)
-      case UInt8(ascii: "X"):
-        guard fields == 3, let path = text(1), let reason = text(2) else { return nil }
-        failed.append(Problem(path: path, reason: reason))
-      case UInt8(ascii: "E"):
-        guard fields == 2, lines.integer(1) == sets.count, !next() else { return nil }
-        var manifest = Manifest(
-          toolVersion: toolVersion, libvipsVersion: libvipsVersion, configHash: configHash,
-          catalog: catalog, groups: [], imageSets: [])
-        manifest.schema = schema
-        manifest.tool = tool
-        manifest.groups = groups
-        manifest.imageSets = sets
-        manifest.failed = failed.isEmpty ? nil : failed
-        return manifest
-      default:
-        return nil
+      guard kind == UInt8(ascii: "E") else {
+        guard readSetLine(into: &sets) || readBuildLine(&failed, &recipes) else { return nil }
+        continue
       }
+      guard fields == 2, lines.integer(1) == sets.count, !next() else { return nil }
+      var manifest = Manifest(
+        toolVersion: toolVersion, libvipsVersion: libvipsVersion, configHash: configHash,
+        catalog: catalog, groups: [], imageSets: [])
+      manifest.schema = schema
+      manifest.tool = tool
+      manifest.groups = groups
+      manifest.imageSets = sets
+      manifest.failed = failed.isEmpty ? nil : failed
+      manifest.recipes = recipes.isEmpty ? nil : recipes
+      return manifest
     }
     return nil  // no end line: cut short
+  }
+
+  /// An imageset's line (`I`, or `S`, `O`, `P`, `W`, `K` of the last one) into `sets`;
+  /// false for another kind or a damaged line.
+  private mutating func readSetLine(into sets: inout [ManifestImageSet]) -> Bool {
+    if kind == UInt8(ascii: "I") {
+      guard fields >= 6, let asset = text(1), let recipe = text(2), let recipeHash = text(3),
+        let folder = text(4), let contentsHash = text(5), let group = texts(from: 6)
+      else { return false }
+      sets.append(
+        ManifestImageSet(
+          asset: asset, group: group, recipe: recipe, recipeHash: recipeHash, folder: folder,
+          contentsHash: contentsHash, sources: [], outputs: [], warnings: [], skipped: []))
+      return true
+    }
+    guard !sets.isEmpty else { return false }
+    let last = sets.count - 1
+    switch kind {
+    case UInt8(ascii: "S"):
+      guard fields == 3, let path = text(1), let hash = text(2) else { return false }
+      sets[last].sources.append(ManifestSource(path: path, hash: hash))
+    case UInt8(ascii: "O"):
+      guard let output = output() else { return false }
+      sets[last].outputs.append(output)
+    case UInt8(ascii: "P"):
+      guard sets[last].focus == nil, fields == 3, let x = text(1).flatMap(Double.init),
+        let y = text(2).flatMap(Double.init)
+      else { return false }
+      sets[last].focus = FocusPoint(x: x, y: y)
+    case UInt8(ascii: "W"):
+      guard fields == 2, let warning = text(1) else { return false }
+      sets[last].warnings.append(warning)
+    case UInt8(ascii: "K"):
+      guard fields == 2, let skipped = text(1) else { return false }
+      sets[last].skipped.append(skipped)
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// A line about the whole build (`X` a failed master, `R` a recipe's settings); false
+  /// for another kind or a damaged line.
+  private func readBuildLine(
+    _ failed: inout [ManifestFailure], _ recipes: inout [String: [String: String]]
+  ) -> Bool {
+    switch kind {
+    case UInt8(ascii: "X"):
+      guard fields == 3, let path = text(1), let reason = text(2) else { return false }
+      failed.append(ManifestFailure(path: path, reason: reason))
+    case UInt8(ascii: "R"):
+      guard fields >= 2, fields % 2 == 0, let name = text(1), recipes[name] == nil,
+        let pairs = texts(from: 2)
+      else { return false }
+      recipes[name] = Dictionary(
+        stride(from: 0, to: pairs.count, by: 2).map { (pairs[$0], pairs[$0 + 1]) },
+        uniquingKeysWith: { a, _ in a })
+    default:
+      return false
+    }
+    return true
   }
 
   private func output() -> ManifestOutput? {

@@ -16,9 +16,11 @@ extension BuildEngine {
     guard catalogUpToDate else { return [] }
     var items: [StaleItem] = []
     let (entries, _) = Self.entries(decision, rendered: [], previous: previous.imageSets)
-    let expected = Manifest(
+    // What a build would write now: nothing to render, so no failures.
+    var expected = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
       catalog: workspace.catalogRelativeToManifest, groups: recorded.groups, imageSets: entries)
+    expected.recipes = Self.recipeSettings(of: entries, in: workspace.config)
     if expected.differs(from: recorded, unlessSameEntries: true) {
       items.append(
         StaleItem(

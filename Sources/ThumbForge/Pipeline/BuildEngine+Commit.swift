@@ -18,6 +18,7 @@ extension BuildEngine {
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
       catalog: workspace.catalogRelativeToManifest, groups: Array(groups), imageSets: entries)
     manifest.failed = Self.failures(rendered)
+    manifest.recipes = Self.recipeSettings(of: entries, in: workspace.config)
     // The probe cache needs nothing written here: it is made on another core while the
     // manifest is encoded and flushed to disk (the run's last work, with the cores idle),
     // and finished before the run ends, whatever happens here.
@@ -38,10 +39,19 @@ extension BuildEngine {
     return manifest
   }
 
+  /// The settings of the recipes `entries` name, as the manifest records them (nil: none).
+  static func recipeSettings(of entries: [ManifestImageSet], in config: Config)
+    -> [String: [String: String]]?
+  {
+    let names = Set(entries.map(\.recipe))
+    let settings = config.recipes.filter { names.contains($0.key) }.mapValues(\.settings)
+    return settings.isEmpty ? nil : settings
+  }
+
   /// The masters this run failed to render, once each, sorted (nil: none).
-  static func failures(_ rendered: [JobOutcome]) -> [Problem]? {
+  static func failures(_ rendered: [JobOutcome]) -> [ManifestFailure]? {
     let problems = Set(
-      rendered.flatMap(\.problems).map { Problem(path: $0.path, reason: $0.reason) })
+      rendered.flatMap(\.problems).map { ManifestFailure(path: $0.path, reason: $0.reason) })
     return problems.isEmpty ? nil : problems.sorted()
   }
 

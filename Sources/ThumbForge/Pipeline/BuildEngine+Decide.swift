@@ -14,6 +14,9 @@ extension BuildEngine {
       pending: state.pendingAtStart, adopt: options.adopt,
       ownedGroups: Set(previous.manifest?.groups ?? []),
       keyChange: previous.manifest.flatMap(keyChange(since:)),
+      recipesBefore: previous.manifest.flatMap {
+        $0.toolVersion == ToolVersion.current && $0.configHash != configHash ? $0.recipes : nil
+      } ?? [:],
       failedBefore: Dictionary(
         (previous.manifest?.failed ?? []).map { ($0.path, $0.reason) },
         uniquingKeysWith: { a, _ in a }),

@@ -64,6 +64,7 @@ struct ShardPartDestination: BuildDestination {
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
       catalog: part.catalogName, groups: [], imageSets: entries)
     manifest.failed = BuildEngine.failures(run.rendered)
+    manifest.recipes = BuildEngine.recipeSettings(of: entries, in: workspace.config)
     try ManifestStore.write(manifest, to: part.manifest)
     let record = ShardRecord(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, index: shard.index,

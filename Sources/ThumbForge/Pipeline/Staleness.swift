@@ -21,6 +21,9 @@ struct Staleness: Sendable {
   /// (another ThumbForge, libvips or configuration than the manifest records); nil: the same
   /// tool and configuration, so a key changed with its imageset's own plan.
   var keyChange: String? = nil
+  /// When the configuration changed: the previous manifest's recipe settings, to name the
+  /// keys that changed (empty otherwise).
+  var recipesBefore: [String: [String: String]] = [:]
   /// The masters the previous build failed to render, with why (its manifest's `failed`).
   var failedBefore: [String: String] = [:]
   /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
@@ -79,8 +82,11 @@ struct Staleness: Sendable {
         let job = plan.jobs[index]
         let sources = job.source.manifestSources
         let selected = selects(job)
+        let recipes = job.imageSets.map(\.recipe.name)
         for set in job.imageSets {
-          judge(set, jobIndex: index, sources: sources, selected: selected, into: &part)
+          judge(
+            set, jobIndex: index, sources: sources, recipes: recipes, selected: selected,
+            into: &part)
         }
       }
       return part
@@ -116,8 +122,8 @@ struct Staleness: Sendable {
   /// One planned imageset: not ours (foreign), new, up to date, kept (not selected by
   /// `regenerate`) or to render, with the reasons.
   private func judge(
-    _ set: PlannedImageSet, jobIndex: Int, sources: [ManifestSource], selected: Bool,
-    into outcome: inout Outcome
+    _ set: PlannedImageSet, jobIndex: Int, sources: [ManifestSource], recipes: [String],
+    selected: Bool, into outcome: inout Outcome
   ) {
     guard let entry = previous[set.folder] else {
       let exists = FileManager.default.fileExists(atPath: workspace.catalog.path + "/" + set.folder)
@@ -158,10 +164,7 @@ struct Staleness: Sendable {
     // explains a plan of other files or sizes than the manifest records.
     let keyChanged = entry.recipeHash != set.key
     if keyChanged && (keyChange != nil || !sourcesChanged) {
-      reasons.append(
-        StaleItem(
-          kind: .stale, path: set.folder,
-          detail: keyChange ?? "its recipe or the plan of its master changed"))
+      reasons.append(StaleItem(kind: .stale, path: set.folder, detail: keyDetail(recipes)))
     }
     if !keyChanged && !Self.recordsPlan(entry, of: set) {
       reasons.append(
@@ -177,6 +180,20 @@ struct Staleness: Sendable {
     } else {
       outcome.toRender.append(Decision(jobIndex: jobIndex, set: set, reasons: reasons))
     }
+  }
+
+  /// Why a key changed: ``keyChange``, with the keys of the job's recipes that changed when
+  /// it is the configuration (`recipe 'flag': radius 5 → 6`).
+  private func keyDetail(_ recipes: [String]) -> String {
+    guard let keyChange else { return "its recipe or the plan of its master changed" }
+    let changes = Set(recipes).sorted().compactMap { name -> String? in
+      guard let before = recipesBefore[name], let now = workspace.config.recipes[name] else {
+        return nil
+      }
+      let changed = Recipe.changes(from: before, to: now.settings)
+      return changed.isEmpty ? nil : "recipe '\(name)': \(changed.joined(separator: ", "))"
+    }
+    return changes.isEmpty ? keyChange : "\(keyChange): \(changes.joined(separator: "; "))"
   }
 
   /// Whether the catalog already holds the carried set `set` byte for byte as its masters

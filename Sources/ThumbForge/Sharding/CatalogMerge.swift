@@ -92,6 +92,11 @@ package enum CatalogMerge {
     // Each master is rendered by one shard: the parts' failures together are the build's.
     let failed = Set(parts.parts.flatMap { $0.manifest.failed ?? [] })
     manifest.failed = failed.isEmpty ? nil : failed.sorted()
+    // Every part records the recipes of its own imagesets, all from one configuration.
+    let recipes = parts.parts.reduce(into: [String: [String: String]]()) { all, part in
+      all.merge(part.manifest.recipes ?? [:]) { a, _ in a }
+    }.filter { name, _ in entries.contains { $0.recipe == name } }
+    manifest.recipes = recipes.isEmpty ? nil : recipes
     if manifest != previous || !FileManager.default.fileExists(atPath: state.manifest.path) {
       try ManifestStore.write(manifest, to: state.manifest)
     }

@@ -125,6 +125,17 @@ struct PipelineProperty {
       if !check.signalled && check.status != first.status {
         failures.append("check exited \(check.status) after a build that exited \(first.status)")
       }
+      // And on what: after a clean build it is up to date; after one with failures, every
+      // imageset it finds missing names a master that failed, and nothing else differs.
+      let lines = check.stdout.split(separator: "\n")
+      if first.status == 0 && !check.signalled && !check.stdout.contains("up to date") {
+        failures.append("check after a clean build: \(check.stdout)")
+      }
+      for line in lines where line.hasPrefix("missing: ") || line.hasPrefix("stale: ") {
+        if !line.contains("failed in the last build") {
+          failures.append("check after the build: \(line)")
+        }
+      }
       let second = try await run(["build", sandbox.assets.path, "--json"])
       guard !second.signalled else { return }
       if second.status != first.status {

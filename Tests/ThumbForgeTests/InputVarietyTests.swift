@@ -114,8 +114,10 @@ struct InputVarietyTests {
     #expect(pixel[1] > 200 && pixel[0] < 60)
   }
 
-  @Test("outputs are byte-identical across runs")
-  func determinism() throws {
+  /// A second render in the same process, its caches warm, writes the bytes of the first.
+  /// Byte-identical builds across processes and `--jobs` are DeterminismTests' (CLI).
+  @Test("a second render in one process, its caches warm, gives the first one's bytes")
+  func secondRenderInProcess() throws {
     let harness = try RenderHarness(
       config: "rules: [{ match: \"**\", recipes: [variants, flag, tile, fill] }]\n")
     defer { harness.remove() }

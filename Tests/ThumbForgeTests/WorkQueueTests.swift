@@ -20,9 +20,18 @@ struct WorkQueueTests {
   func beforeSmallRunsOncePerWorkerBeforeItsFirstSmallItem(width: Int) {
     let events = Mutex<[Event]>([])
     let items = Array(0..<12)
+    // The first `width` items wait for one another, so every worker takes one: a barrier,
+    // not a sleep.
+    let arrived = Atomic<Int>(0)
+    let barrier = DispatchSemaphore(value: 0)
     let results = WorkQueue(width: width).run(items, smallFrom: 8) { item in
       events.withLock { $0.append(Event(thread: ObjectIdentifier(Thread.current), item: item)) }
-      Thread.sleep(forTimeInterval: 0.002)  // lets every worker take items
+      if item < width {
+        if arrived.add(1, ordering: .relaxed).newValue == width {
+          for _ in 0..<width { barrier.signal() }
+        }
+        #expect(barrier.wait(timeout: .now() + 60) == .success, "a worker never took an item")
+      }
       return item * 2
     } beforeSmall: {
       events.withLock { $0.append(Event(thread: ObjectIdentifier(Thread.current), item: nil)) }
@@ -65,21 +74,37 @@ struct WorkQueueTests {
     // At the call: items started, items finished.
     let calls = Mutex<[(Int, Int)]>([])
     let items = Array(0..<7)
+    let last = items.count - 1
+    // With more than one worker, the last item runs until `drained` has been called, and
+    // `drained` waits until the last item has started: an order made by semaphores, not by
+    // sleeps. (With one worker, `drained` can only come after every item.)
+    let lastStarted = DispatchSemaphore(value: 0)
+    let drainedCalled = DispatchSemaphore(value: 0)
     let results = WorkQueue(width: width).run(items) { item in
       started.add(1, ordering: .relaxed)
-      // The last item takes longest, so that the others' workers run dry before it ends.
-      Thread.sleep(forTimeInterval: item == 6 ? 0.05 : 0.002)
+      if item == last, width > 1 {
+        lastStarted.signal()
+        #expect(drainedCalled.wait(timeout: .now() + 60) == .success, "drained never ran")
+      }
       finished.add(1, ordering: .relaxed)
       return item
     } drained: {
+      if width > 1 { _ = lastStarted.wait(timeout: .now() + 60) }
       let now = (started.load(ordering: .relaxed), finished.load(ordering: .relaxed))
       calls.withLock { $0.append(now) }
+      drainedCalled.signal()
     }
     #expect(results == items)
     let seen = calls.withLock { $0 }
     #expect(seen.count == 1, "\(seen)")
-    // Every item had started; with more than one worker, the long last one was still running.
+    // Every item had started; with more than one worker, the last one was still running
+    // (and at most the other workers' items with it).
     #expect(seen.first?.0 == items.count)
-    if width > 1 { #expect((seen.first?.1 ?? items.count) < items.count, "\(seen)") }
+    let finishedAtCall = seen.first?.1 ?? -1
+    if width > 1 {
+      #expect(finishedAtCall < items.count && finishedAtCall >= items.count - width, "\(seen)")
+    } else {
+      #expect(finishedAtCall == items.count, "\(seen)")
+    }
   }
 }

@@ -18,6 +18,13 @@ let package = Package(
     // and Xcode's project menu (ThumbForge) in an Xcode project that adds this package.
     .plugin(name: "ThumbForgePlugin", targets: ["ThumbForgePlugin"]),
   ],
+  // `Serve`: `thumbforge serve` and what only it needs (Hummingbird, NIO, Prometheus,
+  // service lifecycle). On in this package's own builds; an app that only wants the plugin
+  // turns it off (`.package(url: …, from: …, traits: [])`) and compiles none of the server.
+  traits: [
+    .trait(name: "Serve", description: "thumbforge serve: the on-demand image server."),
+    .default(enabledTraits: ["Serve"]),
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -60,8 +67,9 @@ let package = Package(
     .executableTarget(
       name: "thumbforge",
       dependencies: [
-        "ThumbForge", "ThumbForgeServer",
-        .product(name: "Logging", package: "swift-log"),
+        "ThumbForge",
+        .target(name: "ThumbForgeServer", condition: .when(traits: ["Serve"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Serve"])),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings

@@ -1,5 +1,5 @@
 internal import Foundation
-package import Hummingbird
+internal import Hummingbird
 package import Logging
 internal import Synchronization
 package import ThumbForge

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Hummingbird
 internal import Logging
+internal import ThumbForge
 
 /// One log line (method, path, status, bytes, milliseconds, cache outcome) and the request
 /// counters per request, whatever answered it: a route, a failure, or no route at all.

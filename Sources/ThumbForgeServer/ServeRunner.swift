@@ -4,7 +4,7 @@ internal import HummingbirdCore
 package import Logging
 internal import NIOCore
 internal import ServiceLifecycle
-package import ThumbForge
+internal import ThumbForge
 internal import UnixSignals
 internal import Vips
 

@@ -46,11 +46,10 @@ final class ServerMetrics: Sendable {
   init() {
     let registry = PrometheusCollectorRegistry()
     self.registry = registry
-    func gauge(_ name: String) -> Gauge { registry.makeGauge(name: name, help: Self.help[name]!) }
+    func gauge(_ name: String) -> Gauge { registry.makeGauge(descriptor: Self.descriptor(name)) }
     renderSeconds = registry.makeDurationHistogram(
-      name: "thumbforge_render_seconds",
-      buckets: PrometheusMetricsFactory().defaultDurationHistogramBuckets,
-      help: Self.help["thumbforge_render_seconds"]!)
+      descriptor: Self.descriptor("thumbforge_render_seconds"),
+      buckets: PrometheusMetricsFactory().defaultDurationHistogramBuckets)
     cacheSize = gauge("thumbforge_cache_bytes")
     cacheEntries = gauge("thumbforge_cache_entries")
     queueDepth = gauge("thumbforge_render_queue_depth")
@@ -58,8 +57,7 @@ final class ServerMetrics: Sendable {
     reserved = gauge("thumbforge_render_memory_reserved_bytes")
     budget = gauge("thumbforge_render_memory_budget_bytes")
     cancelledRenders = registry.makeCounter(
-      name: "thumbforge_renders_cancelled_total",
-      help: Self.help["thumbforge_renders_cancelled_total"]!)
+      descriptor: Self.descriptor("thumbforge_renders_cancelled_total"))
     openConnections = gauge("thumbforge_connections_open")
   }
 
@@ -68,7 +66,10 @@ final class ServerMetrics: Sendable {
     cancelledRenders.increment()
   }
 
-  private static let requestsHelp = help["thumbforge_requests_total"]!
+  /// A metric's name (whole, as exposed) with its help text.
+  private static func descriptor(_ name: String) -> MetricNameDescriptor {
+    MetricNameDescriptor(metricName: name, unitName: "", helpText: help[name]!)
+  }
 
   /// Counts a finished request by status and by how its body was obtained.
   func request(status: Int, outcome: String) {
@@ -76,8 +77,8 @@ final class ServerMetrics: Sendable {
     let counter = requestCounters.withLock { counters in
       if let counter = counters[key] { return counter }
       let counter = registry.makeCounter(
-        name: "thumbforge_requests_total",
-        labels: [("status", String(status)), ("outcome", outcome)], help: Self.requestsHelp)
+        descriptor: Self.descriptor("thumbforge_requests_total"),
+        labels: [("status", String(status)), ("outcome", outcome)])
       counters[key] = counter
       return counter
     }

@@ -1,4 +1,4 @@
-package import Foundation
+internal import Foundation
 
 /// This test binary run again as a child process with one test selected, for what only the
 /// first use in a process shows (libvips' start-up) or what ends libvips for good (its leak

@@ -1,4 +1,4 @@
-package import Foundation
+internal import Foundation
 package import Vips
 
 /// One master of the differential fidelity test: a point in the space of master formats,

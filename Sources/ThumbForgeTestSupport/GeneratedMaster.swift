@@ -1,5 +1,5 @@
-package import Foundation
-package import Vips
+internal import Foundation
+internal import Vips
 
 /// One master file of a generated asset folder: what it is meant to be, and its bytes.
 package struct GeneratedMaster: Sendable, CustomStringConvertible {

@@ -49,6 +49,7 @@ enum CommandLineWords {
     guard let first = arguments.first, !first.hasPrefix("-") else { return }
     let names = subcommands + ["help"]
     if names.contains(first) { return }
+    if let reason = ServeCommands.leftOut(first) { throw CommandFailure(reason) }
     let folderHint = "to build a folder named '\(first)', run 'thumbforge build \(first)'"
     if buildOptionNames.contains(first) {
       throw ValidationError(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ThumbForgeServer
+import ThumbForge
 
 /// `thumbforge sign PATH`: the signed form of a `serve` path.
 struct SignCommand: ParsableCommand {

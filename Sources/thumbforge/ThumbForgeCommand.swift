@@ -17,9 +17,7 @@ struct ThumbForgeCommand: ParsableCommand {
     subcommands: [
       BuildCommand.self, CheckCommand.self, RegenerateCommand.self, LintCommand.self,
       MergeCommand.self, InitCommand.self,
-      ServeCommand.self,
-      SignCommand.self,
-    ],
+    ] + ServeCommands.all + [SignCommand.self],
     defaultSubcommand: BuildCommand.self)
 
   /// Runs the command. Usage errors (ArgumentParser's own and every `ValidationError`, which

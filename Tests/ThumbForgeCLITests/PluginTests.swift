@@ -4,8 +4,10 @@ import Testing
 import ThumbForgeTestSupport
 
 /// The package plugin as a user of the package meets it: a throw-away package that depends on
-/// this one by path builds (so the package can be depended on: no unsafe flags), and
-/// `swift package thumbforge build|check` works in it on a small `Assets/` folder.
+/// this one by path, without the `Serve` trait, builds (so the package can be depended on: no
+/// unsafe flags); `swift package thumbforge build|check` works in it on a small `Assets/`
+/// folder; its `thumbforge` holds none of the server (no Hummingbird, no NIO) and says so
+/// when asked to `serve`.
 ///
 /// It builds ThumbForge and the `thumbforge` tool again in the throw-away package's own
 /// scratch folder, which takes minutes when cold. That folder is a fixed one under the system
@@ -67,6 +69,7 @@ struct PluginTests {
       ["package"] + scratch + ["--allow-writing-to-package-directory", "thumbforge", "check"])
     #expect(check.status == 0, "\(check)")
     #expect(check.output.contains("up to date"), "\(check)")
+    try await Self.expectNoServer(scratch: Self.scratch, swift: swift)
 
     // A failing tool fails the command, and the plugin says how the tool ended.
     try FileManager.default.removeItem(at: imageSet.appendingPathComponent("Icon@2x.png"))
@@ -79,6 +82,28 @@ struct PluginTests {
       "PluginTests: \(String(format: "%.1fs", Date().timeIntervalSince(started))) in all (scratch "
         + "\(Self.scratch.path)); "
         + timings.joined(separator: "; "))
+  }
+
+  /// The plugin's `thumbforge`, built without the `Serve` trait: no module of the server in
+  /// it (their names are in every Swift symbol they define), and `serve` refused with why.
+  static func expectNoServer(
+    scratch: URL, swift: ([String]) async throws -> SwiftRun
+  ) async throws {
+    let binPath = try await swift(["build", "--scratch-path", scratch.path, "--show-bin-path"])
+    let folder = binPath.output.split(separator: "\n").last.map(String.init) ?? ""
+    let tool = try Data(
+      contentsOf: URL(fileURLWithPath: folder).appendingPathComponent("thumbforge"))
+    #expect(tool.count > 100_000, "no thumbforge in \(folder)")
+    for module in ["Hummingbird", "NIOCore", "Prometheus", "ServiceLifecycle"] {
+      #expect(tool.range(of: Data(module.utf8)) == nil, "the plugin's thumbforge holds \(module)")
+    }
+    let serve = try await swift(
+      [
+        "package", "--scratch-path", scratch.path, "--allow-writing-to-package-directory",
+        "thumbforge", "serve",
+      ])
+    #expect(serve.status != 0, "\(serve)")
+    #expect(serve.output.contains("built without the server"), "\(serve)")
   }
 }
 
@@ -101,7 +126,8 @@ struct ThrowAwayPackage {
       let package = Package(
         name: "ThrowAway",
         platforms: [.macOS(.v14)],
-        dependencies: [.package(path: "\(literal)")],
+        // Only the plugin is wanted: none of the server (README, "From a Swift package").
+        dependencies: [.package(path: "\(literal)", traits: [])],
         targets: [.target(name: "ThrowAway")]
       )
 

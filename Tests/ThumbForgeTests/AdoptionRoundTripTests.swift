@@ -66,7 +66,7 @@ struct AdoptionRoundTripTests {
     // Elsewhere: a fresh catalog of the same name, every file as it was.
     let elsewhere = root.appendingPathComponent("Out").appendingPathComponent(
       catalog.lastPathComponent)
-    try Self.build(art, output: elsewhere)
+    _ = try Self.build(art, output: elsewhere)
     let rebuilt = try Self.tree(elsewhere)
     #expect(rebuilt.keys.sorted() == original.keys.sorted())
     for (path, bytes) in original where rebuilt[path] != bytes {
@@ -77,7 +77,7 @@ struct AdoptionRoundTripTests {
     // In place: the manifest of the run above is replaced, and not one byte of the catalog
     // changes.
     try FileManager.default.removeItem(at: art.appendingPathComponent("manifest.json"))
-    try Self.build(art)
+    _ = try Self.build(art)
     #expect(try Self.tree(catalog) == original)
     let check = try Self.build(art, mode: .check)
     #expect(check.stale.isEmpty, "\(check.stale)")
@@ -140,7 +140,7 @@ struct AdoptionRoundTripTests {
     for deleted in ["uk.png", "uk@2x.png", "uk~dark@1x.png"] {
       try FileManager.default.removeItem(at: masters.appendingPathComponent(deleted))
     }
-    try Self.build(art)
+    _ = try Self.build(art)
     let expected = [
       ("uk.png", "uk@3x.png", 21, 13), ("uk@2x.png", "uk@3x.png", 42, 26),
       ("uk~dark@1x.png", "uk~dark@2x.png", 20, 12),
@@ -235,7 +235,7 @@ struct AdoptionRoundTripTests {
     try text.replacingOccurrences(of: "keep-metadata: true", with: "keep-metadata: false")
       .write(to: config, atomically: true, encoding: .utf8)
     let out = root.appendingPathComponent("Out.xcassets")
-    try Self.build(art, output: out)
+    _ = try Self.build(art, output: out)
     let original = try Self.tree(catalog)
     let stripped = try Self.tree(out)
     #expect(stripped.keys.sorted() == original.keys.sorted())

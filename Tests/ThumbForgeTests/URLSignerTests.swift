@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ThumbForgeServer
+@testable import ThumbForge
 
 @Suite("URL signatures", .timeLimit(.minutes(10)))
 struct URLSignerTests {

@@ -1,8 +1,7 @@
 import Testing
-import ThumbForge
 import Vips
 
-@testable import ThumbForgeServer
+@testable import ThumbForge
 
 @Suite("serve request paths", .timeLimit(.minutes(10)))
 struct ServePathTests {

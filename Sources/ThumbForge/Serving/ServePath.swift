@@ -1,4 +1,3 @@
-package import ThumbForge
 package import Vips
 
 /// One request path of `thumbforge serve`, parsed and checked:

@@ -28,7 +28,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -55,12 +54,16 @@ let package = Package(
     .target(
       name: "Vips", dependencies: ["CVips", "CResample", "CJPEG", "CPNG"],
       swiftSettings: strictSettings),
+    // SHA-256 and HMAC from the platform: OpenSSL's libcrypto on Linux (libvips-dev's own
+    // dependency), CryptoKit on Apple systems; no cryptography library is compiled.
+    .systemLibrary(
+      name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(
       name: "ThumbForge",
       dependencies: [
         "Vips",
+        .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
         .product(name: "Yams", package: "Yams"),
-        .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strictSettings
     ),
@@ -98,7 +101,6 @@ let package = Package(
       name: "ThumbForgeServer",
       dependencies: [
         "ThumbForge", "Vips",
-        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),

@@ -91,9 +91,10 @@ struct PluginTests {
   ) async throws {
     let binPath = try await swift(["build", "--scratch-path", scratch.path, "--show-bin-path"])
     let folder = binPath.output.split(separator: "\n").last.map(String.init) ?? ""
+    // SwiftPM builds a plugin's tool as `thumbforge-tool`, beside the package's own products.
     let tool = try Data(
-      contentsOf: URL(fileURLWithPath: folder).appendingPathComponent("thumbforge"))
-    #expect(tool.count > 100_000, "no thumbforge in \(folder)")
+      contentsOf: URL(fileURLWithPath: folder).appendingPathComponent("thumbforge-tool"))
+    #expect(tool.count > 100_000, "no thumbforge-tool in \(folder)")
     for module in ["Hummingbird", "NIOCore", "Prometheus", "ServiceLifecycle"] {
       #expect(tool.range(of: Data(module.utf8)) == nil, "the plugin's thumbforge holds \(module)")
     }

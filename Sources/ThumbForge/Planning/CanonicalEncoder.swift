@@ -1,5 +1,3 @@
-internal import Crypto
-
 /// Encodes any `Encodable` value into a compact, unambiguous byte string, for hashing: every
 /// value and nesting is tagged, every string length-prefixed and every absent optional marked,
 /// so two different values of one type never give the same bytes, and the same value always
@@ -40,7 +38,7 @@ final class CanonicalEncoder {
       }
       let start = bytes.count
       encodeWhole(value)
-      let digest = [UInt8(ascii: "R")] + Array(SHA256.hash(data: bytes[start...]))
+      let digest = [UInt8(ascii: "R")] + SHA256Hasher.hash(bytes[start...])
       bytes.removeSubrange(start...)
       bytes.append(contentsOf: digest)
       recipes[recipe.name] = (recipe, digest)

@@ -1,4 +1,3 @@
-internal import Crypto
 internal import Foundation
 
 /// Signs and verifies `serve` paths, as imgproxy does: the signature is the URL-safe Base64
@@ -80,18 +79,14 @@ package struct URLSigner: Sendable {
     for pair in keys {
       // Every pair is tried, so the time taken does not tell which one matched.
       let message = pair.salt + Array(path.utf8)
-      if HMAC<SHA256>.isValidAuthenticationCode(
-        code, authenticating: message, using: SymmetricKey(data: pair.key))
-      {
-        valid = true
-      }
+      if HMACSHA256.isValid(code, for: message, key: pair.key) { valid = true }
     }
     return valid
   }
 
   private static func code(for path: String, with pair: SigningKey) -> [UInt8] {
     let message = pair.salt + Array(path.utf8)
-    return Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: pair.key)))
+    return HMACSHA256.code(for: message, key: pair.key)
   }
 
   static func base64URL(_ bytes: [UInt8]) -> String {

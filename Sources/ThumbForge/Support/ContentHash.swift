@@ -1,16 +1,15 @@
-internal import Crypto
 internal import Foundation
 
 /// SHA-256 content hashes, as lowercase hex.
 package enum ContentHash {
   /// The hash of some bytes.
   static func of(_ bytes: some DataProtocol) -> String {
-    hex(SHA256.hash(data: bytes))
+    hex(SHA256Hasher.hash(bytes))
   }
 
   /// The hash of some bytes (for the server's ETags, outside this module).
   package static func of(bytes: [UInt8]) -> String {
-    hex(SHA256.hash(data: bytes))
+    hex(SHA256Hasher.hash(bytes))
   }
 
   /// The hash of a string's UTF-8 bytes.
@@ -21,11 +20,11 @@ package enum ContentHash {
   /// The hashes of `prefix` followed by each of `suffixes` (as UTF-8), the prefix hashed
   /// once: `of(prefix, each: [a, b])` is `[of(prefix + a), of(prefix + b)]`.
   static func of(_ prefix: [UInt8], each suffixes: [String]) -> [String] {
-    var base = SHA256()
-    base.update(data: prefix)
+    var base = SHA256Hasher()
+    base.update(prefix)
     return suffixes.map { suffix in
       var hasher = base
-      hasher.update(data: Array(suffix.utf8))
+      hasher.update(Array(suffix.utf8))
       return hex(hasher.finalize())
     }
   }
@@ -36,9 +35,9 @@ package enum ContentHash {
       throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
     }
     defer { try? handle.close() }
-    var hasher = SHA256()
+    var hasher = SHA256Hasher()
     while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-      hasher.update(data: chunk)
+      hasher.update(chunk)
     }
     return hex(hasher.finalize())
   }
@@ -46,8 +45,8 @@ package enum ContentHash {
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
   /// Lowercase hex, two digits a byte, written straight into the string's storage.
-  private static func hex(_ digest: SHA256.Digest) -> String {
-    String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { buffer in
+  private static func hex(_ digest: [UInt8]) -> String {
+    String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
       var index = 0
       for byte in digest {
         buffer[index] = hexDigits[Int(byte >> 4)]

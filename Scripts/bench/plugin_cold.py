@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Times what an app pays to use ThumbForge's plugin the first time: a package that depends
+on this repository by path runs `swift package thumbforge --help` from a cold scratch folder
+(nothing built; packages already fetched into SwiftPM's shared cache), once with ThumbForge's
+default traits (the `Serve` trait: the server and its packages) and once with `traits: []`.
+Each build step SwiftPM runs is counted, and so is each one of the server's packages. The
+medians and their ratio go to a JSON results file.
+
+    plugin_cold.py [--reps 1] [--results Scripts/bench/results/plugin-cold.json]
+
+Run it alone: a cold build uses every core, and anything beside it is measured with it.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SERVER_MODULES = re.compile(r"Compiling (Hummingbird\w*|NIO\w*|Prometheus|ServiceLifecycle)\b")
+
+
+def package(folder, traits):
+    """A package whose only use of ThumbForge is its plugin."""
+    argument = "" if traits is None else ", traits: []"
+    os.makedirs(os.path.join(folder, "Sources", "App"))
+    with open(os.path.join(folder, "Package.swift"), "w") as file:
+        file.write(
+            "// swift-tools-version: 6.1\nimport PackageDescription\n\n"
+            "let package = Package(\n  name: \"App\",\n  platforms: [.macOS(.v14)],\n"
+            f"  dependencies: [.package(path: \"{ROOT}\"{argument})],\n"
+            "  targets: [.target(name: \"App\")]\n)\n")
+    with open(os.path.join(folder, "Sources", "App", "App.swift"), "w") as file:
+        file.write("public let assets = \"Assets\"\n")
+
+
+def cold_run(traits):
+    """Seconds, build steps and server steps of one cold `swift package thumbforge --help`."""
+    folder = tempfile.mkdtemp(prefix="thumbforge-plugin-cold-")
+    try:
+        package(folder, traits)
+        started = time.monotonic()
+        run = subprocess.run(
+            ["swift", "package", "--allow-writing-to-package-directory", "thumbforge", "--help"],
+            cwd=folder, capture_output=True, text=True)
+        seconds = time.monotonic() - started
+        output = run.stdout + run.stderr
+        if run.returncode != 0 or "USAGE" not in output.upper():
+            raise SystemExit(f"plugin_cold.py: the plugin did not run:\n{output[-3000:]}")
+        steps = len(re.findall(r"^\[\d+/\d+\]", output, re.MULTILINE))
+        return {"seconds": round(seconds, 1), "steps": steps,
+                "server_steps": len(SERVER_MODULES.findall(output))}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=1)
+    parser.add_argument(
+        "--results", default=os.path.join(ROOT, "Scripts", "bench", "results", "plugin-cold.json"))
+    options = parser.parse_args()
+    runs = {"default traits": [], "traits: []": []}
+    for _ in range(options.reps):
+        runs["default traits"].append(cold_run(None))
+        runs["traits: []"].append(cold_run([]))
+    summary = {}
+    for name, measured in runs.items():
+        summary[name] = {
+            "seconds_median": statistics.median(run["seconds"] for run in measured),
+            "steps": measured[-1]["steps"], "server_steps": measured[-1]["server_steps"],
+            "runs": measured}
+        print(f"{name:15} {summary[name]['seconds_median']:7.1f} s  "
+              f"{summary[name]['steps']:5} steps  {summary[name]['server_steps']:4} of the server's")
+    ratio = summary["default traits"]["seconds_median"] / summary["traits: []"]["seconds_median"]
+    print(f"ratio (default / traits: []): {ratio:.2f}")
+    result = {
+        "what": "cold `swift package thumbforge --help` in a package depending on ThumbForge",
+        "machine": {"cores": os.cpu_count(), "system": platform.platform(),
+                    "swift": subprocess.run(["swift", "--version"], capture_output=True,
+                                            text=True).stdout.strip().splitlines()[0]},
+        "reps": options.reps, "results": summary, "ratio_default_to_no_traits": round(ratio, 2)}
+    os.makedirs(os.path.dirname(options.results), exist_ok=True)
+    with open(options.results, "w") as file:
+        json.dump(result, file, indent=2)
+        file.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -6,7 +6,11 @@ default traits (the `Serve` trait: the server and its packages) and once with `t
 Each build step SwiftPM runs is counted, and so is each one of the server's packages. The
 medians and their ratio go to a JSON results file.
 
-    plugin_cold.py [--reps 1] [--results Scripts/bench/results/plugin-cold.json]
+    plugin_cold.py [--reps 1] [--package PATH] [--only default|none]
+                   [--results Scripts/bench/results/plugin-cold.json]
+
+--package measures another checkout of ThumbForge (default: this one); --only runs one of
+the two kinds.
 
 Run it alone: a cold build uses every core, and anything beside it is measured with it.
 """
@@ -25,25 +29,25 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SERVER_MODULES = re.compile(r"Compiling (Hummingbird\w*|NIO\w*|Prometheus|ServiceLifecycle)\b")
 
 
-def package(folder, traits):
-    """A package whose only use of ThumbForge is its plugin."""
+def package(folder, traits, root):
+    """A package whose only use of ThumbForge (at `root`) is its plugin."""
     argument = "" if traits is None else ", traits: []"
     os.makedirs(os.path.join(folder, "Sources", "App"))
     with open(os.path.join(folder, "Package.swift"), "w") as file:
         file.write(
             "// swift-tools-version: 6.1\nimport PackageDescription\n\n"
             "let package = Package(\n  name: \"App\",\n  platforms: [.macOS(.v14)],\n"
-            f"  dependencies: [.package(path: \"{ROOT}\"{argument})],\n"
+            f"  dependencies: [.package(path: \"{root}\"{argument})],\n"
             "  targets: [.target(name: \"App\")]\n)\n")
     with open(os.path.join(folder, "Sources", "App", "App.swift"), "w") as file:
         file.write("public let assets = \"Assets\"\n")
 
 
-def cold_run(traits):
+def cold_run(traits, root):
     """Seconds, build steps and server steps of one cold `swift package thumbforge --help`."""
     folder = tempfile.mkdtemp(prefix="thumbforge-plugin-cold-")
     try:
-        package(folder, traits)
+        package(folder, traits, root)
         started = time.monotonic()
         run = subprocess.run(
             ["swift", "package", "--allow-writing-to-package-directory", "thumbforge", "--help"],
@@ -62,13 +66,18 @@ def cold_run(traits):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=1)
+    parser.add_argument("--package", default=ROOT)
+    parser.add_argument("--only", choices=["default", "none"])
     parser.add_argument(
         "--results", default=os.path.join(ROOT, "Scripts", "bench", "results", "plugin-cold.json"))
     options = parser.parse_args()
-    runs = {"default traits": [], "traits: []": []}
+    kinds = {"default traits": None, "traits: []": []}
+    if options.only:
+        kinds = {k: v for k, v in kinds.items() if (v is None) == (options.only == "default")}
+    runs = {name: [] for name in kinds}
     for _ in range(options.reps):
-        runs["default traits"].append(cold_run(None))
-        runs["traits: []"].append(cold_run([]))
+        for name, traits in kinds.items():
+            runs[name].append(cold_run(traits, os.path.abspath(options.package)))
     summary = {}
     for name, measured in runs.items():
         summary[name] = {
@@ -77,14 +86,17 @@ def main():
             "runs": measured}
         print(f"{name:15} {summary[name]['seconds_median']:7.1f} s  "
               f"{summary[name]['steps']:5} steps  {summary[name]['server_steps']:4} of the server's")
-    ratio = summary["default traits"]["seconds_median"] / summary["traits: []"]["seconds_median"]
-    print(f"ratio (default / traits: []): {ratio:.2f}")
+    ratio = None
+    if len(summary) == 2:
+        ratio = round(summary["default traits"]["seconds_median"]
+                      / summary["traits: []"]["seconds_median"], 2)
+        print(f"ratio (default / traits: []): {ratio:.2f}")
     result = {
         "what": "cold `swift package thumbforge --help` in a package depending on ThumbForge",
         "machine": {"cores": os.cpu_count(), "system": platform.platform(),
                     "swift": subprocess.run(["swift", "--version"], capture_output=True,
                                             text=True).stdout.strip().splitlines()[0]},
-        "reps": options.reps, "results": summary, "ratio_default_to_no_traits": round(ratio, 2)}
+        "reps": options.reps, "results": summary, "ratio_default_to_no_traits": ratio}
     os.makedirs(os.path.dirname(options.results), exist_ok=True)
     with open(options.results, "w") as file:
         json.dump(result, file, indent=2)

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs libvips-dev (and the vips CLI used by some tests) with apt-get when missing.
+# Installs libvips-dev (and the vips CLI used by some tests) and libssl-dev (OpenSSL's
+# libcrypto, for SHA-256 and HMAC; libvips-dev brings it on Debian) with apt-get when missing.
 set -euo pipefail
 
-if pkg-config --exists vips 2>/dev/null && command -v vips >/dev/null 2>&1; then
+if pkg-config --exists vips libcrypto 2>/dev/null && command -v vips >/dev/null 2>&1; then
   exit 0
 fi
-packages=(libvips-dev libvips-tools pkg-config)
+packages=(libvips-dev libvips-tools libssl-dev pkg-config)
 if [ "$(id -u)" -eq 0 ]; then
   sudo_cmd=()
 elif command -v sudo >/dev/null 2>&1; then

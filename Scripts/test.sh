@@ -2,8 +2,8 @@
 # Installs libvips-dev if missing, builds the package and its tests, then runs the whole test
 # suite. Arguments go to `swift test` (e.g. --filter NAME).
 #
-# The run has a time limit (THUMBFORGE_TEST_TIMEOUT seconds, default 1800; the suite takes
-# 2-7 minutes on 2 cores): a test that hangs ends the run with exit 124 and a message,
+# The run has a time limit (THUMBFORGE_TEST_TIMEOUT seconds, default 1800, several times
+# what the suite takes; README, Quick start): a test that hangs ends the run with exit 124 and a message,
 # instead of holding CI until its own limit. `timeout` puts the run in a process group of
 # its own, so servers and tools that tests started are stopped with it.
 set -euo pipefail

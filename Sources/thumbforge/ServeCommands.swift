@@ -13,6 +13,6 @@ enum ServeCommands {
   static func leftOut(_ word: String) -> String? {
     guard all.isEmpty, word == "serve" else { return nil }
     return
-      "this thumbforge was built without the server: 'serve' needs the Serve trait (from source: swift build -c release --traits Serve; an app depending on ThumbForge: traits: [\"Serve\"])"
+      "this thumbforge was built without the server: 'serve' needs the Serve trait (from source: a plain swift build -c release has it; an app depending on ThumbForge: traits: [\"Serve\"])"
   }
 }

@@ -68,7 +68,7 @@ extension RecipeParameter {
     RecipeParameter(
       "format", \.format, .choice(OutputFormat.self), kinds: imageSets,
       topLevel: imageSets.subtracting([.flag]), effect: .pixels,
-      "`auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, otherwise JPEG. Flags need alpha. `avif` (HEIF with AV1) needs a libheif with an AV1 encoder (libaom, rav1e or SVT-AV1); without one, each asset of the recipe is an error saying so."
+      "`auto`: PNG when the output has alpha or the master is PNG/GIF/SVG/PDF, otherwise JPEG. Flags need alpha. `avif` (HEIF with AV1) needs a libheif with an AV1 encoder (libaom, rav1e or SVT-AV1); without one, each asset of the recipe is an error saying so."
     ) { kind in kind == .flag ? .png : .auto },
     RecipeParameter(
       "quality", \.quality, .integer(1...100), kinds: imageSets, topLevel: imageSets,

@@ -196,7 +196,7 @@ struct OutputPlanner {
     return PixelSize(width: size.width + grow, height: size.height + grow)
   }
 
-  /// `auto`: PNG when the output has alpha or the master is PNG/SVG/PDF, else JPEG.
+  /// `auto`: PNG when the output has alpha or the master is PNG/GIF/SVG/PDF, else JPEG.
   func outputFormat(master: Master, hasAlpha: Bool) -> ImageFormat {
     if recipe.kind == .flag {
       return recipe.format == .auto ? .png : ImageFormat(rawValue: recipe.format.rawValue) ?? .png

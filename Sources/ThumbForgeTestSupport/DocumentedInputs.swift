@@ -13,11 +13,17 @@ package enum DocumentedInputs {
       (0, 0, 0), (32.3, 79.2, -107.9), (87.7, -86.2, 83.2), (91.1, -48.1, -14.1),
       (53.2, 80.1, 67.2), (60.3, 98.2, -60.8), (97.1, -21.6, 94.5), (100, 0, 0),
     ]
-    return profile(tags: [
-      ("wtpt", text("XYZ ") + u32(0) + fixed(0.9642) + fixed(1.0) + fixed(0.8249)),
-      ("A2B0", lut(corners.map { ($0.0, $0.1 / 2, $0.2 / 2) })),
-      ("A2B1", lut(corners)),
-    ])
+    return ICCBytes.profile(
+      space: "RGB ", pcs: "Lab ", name: "ThumbForge test two-intent RGB",
+      tags: [
+        (
+          "wtpt",
+          ICCBytes.text("XYZ ") + ICCBytes.u32(0) + ICCBytes.fixed(0.9642) + ICCBytes.fixed(1.0)
+            + ICCBytes.fixed(0.8249)
+        ),
+        ("A2B0", lut(corners.map { ($0.0, $0.1 / 2, $0.2 / 2) })),
+        ("A2B1", lut(corners)),
+      ])
   }
 
   /// A PDF of two `width`×`height` pt pages, each filled with one colour (RGB components
@@ -33,38 +39,18 @@ package enum DocumentedInputs {
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Contents 5 0 R >>",
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Contents 6 0 R >>",
       ] + contents.map { "<< /Length \($0.utf8.count) >>\nstream\n\($0)endstream" }
-    var text = "%PDF-1.4\n"
-    var offsets: [Int] = []
-    for (index, object) in objects.enumerated() {
-      offsets.append(text.utf8.count)
-      text += "\(index + 1) 0 obj\n\(object)\nendobj\n"
-    }
-    let xref = text.utf8.count
-    text += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-    for offset in offsets {
-      let digits = String(offset)
-      text += String(repeating: "0", count: 10 - digits.count) + digits + " 00000 n \n"
-    }
-    text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-    return Array(text.utf8)
+    return MasterFileFormats.pdfDocument(objects)
   }
 
   // MARK: - ICC bytes
 
   private static func u16(_ value: Int) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
-  private static func u32(_ value: Int) -> [UInt8] {
-    (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) }
-  }
-  private static func text(_ value: String) -> [UInt8] { Array(value.utf8) }
-  private static func fixed(_ value: Double) -> [UInt8] {
-    u32(Int((value * 65536).rounded()) & 0xFFFF_FFFF)
-  }
 
   /// A `lut16Type` (`mft2`) of 3 inputs and 3 outputs: identity curves around a 2×2×2 grid
   /// of Lab colours in the 16-bit v2 encoding (L* 100 = 0xFF00, a* and b* 0 = 0x8000).
   private static func lut(_ corners: [(Double, Double, Double)]) -> [UInt8] {
-    var bytes = text("mft2") + u32(0) + [3, 3, 2, 0]
-    for row in 0..<3 { for column in 0..<3 { bytes += fixed(row == column ? 1 : 0) } }
+    var bytes = ICCBytes.text("mft2") + ICCBytes.u32(0) + [3, 3, 2, 0]
+    for row in 0..<3 { for column in 0..<3 { bytes += ICCBytes.fixed(row == column ? 1 : 0) } }
     bytes += u16(2) + u16(2)
     for _ in 0..<3 { bytes += u16(0) + u16(0xFFFF) }
     for (l, a, b) in corners {
@@ -73,35 +59,5 @@ package enum DocumentedInputs {
     }
     for _ in 0..<3 { bytes += u16(0) + u16(0xFFFF) }
     return bytes
-  }
-
-  /// A display-class RGB profile with PCS Lab, a description, a copyright and `tags`.
-  private static func profile(tags extra: [(String, [UInt8])]) -> [UInt8] {
-    let name = "ThumbForge test two-intent RGB"
-    let description =
-      text("desc") + u32(0) + u32(name.utf8.count + 1) + text(name) + [0]
-      + u32(0) + u32(0) + [0, 0, 0] + [UInt8](repeating: 0, count: 67)
-    let tags =
-      [
-        ("desc", description),
-        ("cprt", text("text") + u32(0) + text("No copyright, test data") + [0]),
-      ] + extra
-    var table: [UInt8] = u32(tags.count)
-    var data: [UInt8] = []
-    var offset = 128 + 4 + 12 * tags.count
-    for (signature, bytes) in tags {
-      var padded = bytes
-      while padded.count % 4 != 0 { padded.append(0) }
-      table += text(signature) + u32(offset) + u32(bytes.count)
-      data += padded
-      offset += padded.count
-    }
-    var header: [UInt8] = u32(offset) + u32(0) + [0x02, 0x10, 0, 0]
-    header += text("mntr") + text("RGB ") + text("Lab ")
-    header += [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]  // 2026-01-01 00:00:00
-    header += text("acsp") + [UInt8](repeating: 0, count: 28)  // platform … intent
-    header += fixed(0.9642) + fixed(1.0) + fixed(0.8249)  // the PCS illuminant, D50
-    header += [UInt8](repeating: 0, count: 48)  // creator, profile ID, reserved
-    return header + table + data
   }
 }

@@ -47,7 +47,8 @@ extension Fixtures {
 }
 
 /// The byte layout of ICC v2 display profiles (big-endian, tags 4-byte aligned).
-private enum ICCBytes {
+/// ICC profile bytes, tag by tag (big-endian, version 2.1).
+enum ICCBytes {
   static func u32(_ value: Int) -> [UInt8] {
     (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) }
   }
@@ -64,8 +65,11 @@ private enum ICCBytes {
     return text("curv") + u32(0) + u32(1) + [UInt8(value >> 8), UInt8(value & 0xFF)] + [0, 0]
   }
 
-  /// A display-class profile of colour `space` with a description, a copyright and `tags`.
-  static func profile(space: String, name: String, tags extra: [(String, [UInt8])]) -> [UInt8] {
+  /// A display-class profile of colour `space` (PCS `pcs`: XYZ, or Lab for lookup tables)
+  /// with a description, a copyright and `tags`.
+  static func profile(
+    space: String, pcs: String = "XYZ ", name: String, tags extra: [(String, [UInt8])]
+  ) -> [UInt8] {
     let description =
       text("desc") + u32(0) + u32(name.utf8.count + 1) + text(name) + [0]
       + u32(0) + u32(0) + [0, 0, 0] + [UInt8](repeating: 0, count: 67)
@@ -86,7 +90,7 @@ private enum ICCBytes {
       offset += padded.count
     }
     var header: [UInt8] = u32(offset) + u32(0) + [0x02, 0x10, 0, 0]
-    header += text("mntr") + text(space) + text("XYZ ")
+    header += text("mntr") + text(space) + text(pcs)
     header += [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]  // 2026-01-01 00:00:00
     header += text("acsp") + [UInt8](repeating: 0, count: 28)  // platform … intent
     header += fixed(0.9642) + fixed(1.0) + fixed(0.8249)  // the PCS illuminant, D50

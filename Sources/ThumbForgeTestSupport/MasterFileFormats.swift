@@ -272,6 +272,12 @@ enum MasterFileFormats {
       "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(number(width)) \(number(height))] /Contents 4 0 R >>",
       "<< /Length \(content.utf8.count) >>\nstream\n\(content)endstream",
     ]
+    return pdfDocument(objects)
+  }
+
+  /// A PDF file of `objects` (numbered from 1, the first the catalog), with its cross-reference
+  /// table.
+  static func pdfDocument(_ objects: [String]) -> [UInt8] {
     var text = "%PDF-1.4\n"
     var offsets: [Int] = []
     for (index, object) in objects.enumerated() {

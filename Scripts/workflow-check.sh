@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Audits the GitHub Actions workflows (.github/workflows) with zizmor, offline: actions
+# pinned to commits, no credentials left in checkouts, no template injection, least
+# permissions. zizmor comes from PyPI into a folder of its own (pip, installed with apt-get
+# when missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tools=${THUMBFORGE_TOOLS:-${TMPDIR:-/tmp}/thumbforge-tools}
+if [ ! -x "$tools/zizmor/bin/zizmor" ]; then
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq python3-pip >/dev/null
+  fi
+  echo "==> pip install zizmor (into $tools/zizmor)"
+  python3 -m pip install --quiet --disable-pip-version-check --target "$tools/zizmor" zizmor
+fi
+PYTHONPATH="$tools/zizmor" "$tools/zizmor/bin/zizmor" --offline .github/workflows/

@@ -47,7 +47,6 @@ extension Fixtures {
 }
 
 /// The byte layout of ICC v2 display profiles (big-endian, tags 4-byte aligned).
-/// ICC profile bytes, tag by tag (big-endian, version 2.1).
 enum ICCBytes {
   static func u32(_ value: Int) -> [UInt8] {
     (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) }

@@ -73,21 +73,8 @@ struct DocumentedInputTests {
   }
 
   static func render(_ harness: RenderHarness) throws -> Rendered {
-    let engine = try BuildEngine(options: BuildOptions(folder: harness.folder))
-    let plan = engine.plan()
-    let renderer = Renderer(folder: harness.folder)
-    var rendered = Rendered(plan: plan, files: [:], problems: plan.problems)
-    for job in plan.jobs {
-      let work = job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
-      let result = renderer.render(work, masters: job.source.allMasters)
-      rendered.problems += result.problems
-      for file in result.files { rendered.files[file.output.path] = file.bytes }
-    }
-    return rendered
-  }
-
-  static func write(_ bytes: [UInt8], as path: String, in harness: RenderHarness) throws {
-    try Data(bytes).write(to: harness.folder.appendingPathComponent(path))
+    let (plan, files, problems) = try harness.renderFiles()
+    return Rendered(plan: plan, files: files, problems: problems)
   }
 
   /// Whether every band of `pixel` is within `tolerance` of `expected`.
@@ -105,20 +92,6 @@ struct DocumentedInputTests {
       path: path, format: .jpeg, width: width, height: height, layout: .rgb, gps: true)
     try master.encode(seed: 5, random: &random)
     return master
-  }
-
-  /// Stored pixels that EXIF orientation `orientation` turns back into `upright`.
-  static func stored(_ upright: VipsImage, orientation: Int) throws -> VipsImage {
-    switch orientation {
-    case 2: try upright.flipped(horizontal: true)
-    case 3: try upright.rotated(degrees: 180)
-    case 4: try upright.flipped(horizontal: false)
-    case 5: try upright.rotated(degrees: 90).flipped(horizontal: true)
-    case 6: try upright.rotated(degrees: 270)
-    case 7: try upright.rotated(degrees: 270).flipped(horizontal: true)
-    case 8: try upright.rotated(degrees: 90)
-    default: upright
-    }
   }
 
   // MARK: - For every recipe
@@ -141,7 +114,8 @@ struct DocumentedInputTests {
     let upright = try Fixtures.quadrants(width: 300, height: 200)
     for orientation in 1...8 {
       try harness.add(
-        Self.stored(upright, orientation: orientation).settingInt("orientation", orientation),
+        InputVarietyTests.stored(upright, orientation: orientation).settingInt(
+          "orientation", orientation),
         as: "O\(orientation)@1x.jpg", format: .jpeg, keepMetadata: true)
     }
     let rendered = try Self.render(harness)
@@ -221,7 +195,7 @@ struct DocumentedInputTests {
         path: "P\(index)@1x.\(format.rawValue)", format: format, width: 120, height: 80,
         layout: layout)
       try master.encode(seed: index + 1, random: &random)
-      try Self.write(master.bytes, as: master.path, in: harness)
+      try harness.add(bytes: master.bytes, as: master.path)
       masters.append(master)
     }
     let rendered = try Self.render(harness)
@@ -283,14 +257,18 @@ struct DocumentedInputTests {
       .composite(blue.addingAlpha(), x: 0, y: 40).extractBand(0, count: 3)
       .copiedToMemory().settingInt("page-height", 40)
     var names = ["Scan.tif", "Sheet.pdf"]
-    try Self.write(
-      VipsOperation.bytes("tiffsave_buffer", ["in": .image(pages)]), as: "Scan.tif", in: harness)
-    try Self.write(
-      DocumentedInputs.twoPagePDF(width: 60, height: 40, first: "0.86 0.12 0.12", second: "0 0 1"),
-      as: "Sheet.pdf", in: harness)
+    try harness.add(
+      bytes:
+        VipsOperation.bytes("tiffsave_buffer", ["in": .image(pages)]), as: "Scan.tif")
+    try harness.add(
+      bytes:
+        DocumentedInputs.twoPagePDF(
+          width: 60, height: 40, first: "0.86 0.12 0.12", second: "0 0 1"),
+      as: "Sheet.pdf")
     if Vips.canSave(.heif) {
-      try Self.write(
-        pages.encoded(as: .heif, options: SaveOptions(quality: 90)), as: "Burst.heic", in: harness)
+      try harness.add(
+        bytes:
+          pages.encoded(as: .heif, options: SaveOptions(quality: 90)), as: "Burst.heic")
       names.append("Burst.heic")
     }
     for name in names {
@@ -326,7 +304,7 @@ struct DocumentedInputTests {
           """)
       defer { harness.remove() }
       let master = try Self.cameraJPEG("Camera@1x.jpg")
-      try Self.write(master.bytes, as: master.path, in: harness)
+      try harness.add(bytes: master.bytes, as: master.path)
       let file = try VipsImage.load(bytes: master.bytes)
       #expect(
         file.stringField("exif-ifd0-Make") != nil
@@ -396,9 +374,9 @@ struct DocumentedInputTests {
     let photo = try Fixtures.photo(width: 120, height: 80, seed: 4)
     try harness.add(photo, as: "Photo@1x.jpg", format: .jpeg)
     try harness.add(photo, as: "Shot@1x.png", format: .png)
-    try Self.write(
-      VipsOperation.bytes("tiffsave_buffer", ["in": .image(photo)]), as: "Scan@1x.tif",
-      in: harness)
+    try harness.add(
+      bytes:
+        VipsOperation.bytes("tiffsave_buffer", ["in": .image(photo)]), as: "Scan@1x.tif")
     try harness.add(text: Fixtures.svg(width: 60, height: 40, colors: ["#c8102e"]), as: "Logo.svg")
     try harness.add(text: Fixtures.pdf(width: 60, height: 40), as: "Sheet.pdf")
     var cases = [
@@ -409,7 +387,7 @@ struct DocumentedInputTests {
     var poster = GeneratedMaster(
       path: "Poster@1x.gif", format: .gif, width: 120, height: 80, layout: .palette)
     try poster.encode(seed: 5, random: &random)
-    try Self.write(poster.bytes, as: poster.path, in: harness)
+    try harness.add(bytes: poster.bytes, as: poster.path)
     cases.append(("Poster", "png"))  // an opaque GIF: PNG all the same
     if Vips.canSave(.webp) {
       try harness.add(photo, as: "Opaque@1x.webp", format: .webp)
@@ -519,7 +497,7 @@ struct DocumentedInputTests {
       path: "Wide@1x.jpg", format: .jpeg, width: 160, height: 120, layout: .rgb,
       profile: .displayP3, gps: true)
     try master.encode(seed: 3, random: &random)
-    try Self.write(master.bytes, as: master.path, in: harness)
+    try harness.add(bytes: master.bytes, as: master.path)
     let file = try VipsImage.load(bytes: master.bytes)
     #expect(file.hasICCProfile && file.stringField("exif-ifd0-Make") != nil)
     let p3 = try Fixtures.displayP3(try VipsImage.solid(width: 1, height: 1, color: [1, 2, 3]))
@@ -559,7 +537,7 @@ struct DocumentedInputTests {
     )
     defer { harness.remove() }
     let master = try Self.cameraJPEG("Camera@1x.jpg")
-    try Self.write(master.bytes, as: master.path, in: harness)
+    try harness.add(bytes: master.bytes, as: master.path)
     let rendered = try Self.render(harness)
     #expect(rendered.problems.isEmpty, "\(rendered.problems)")
     let path = "Camera-fit.imageset/Camera@1x.webp"
@@ -610,7 +588,7 @@ struct DocumentedInputTests {
       config: "scales: [1]\nmaster-scale: 1\nrecipes: { variants: { format: heif } }\n")
     defer { harness.remove() }
     // libheif 1.15 writes a 17 000 px wide image it then refuses to read (over 16 384).
-    try Self.write(Array(Fixtures.blackPNG(width: 17_000, height: 64)), as: "Wire.png", in: harness)
+    try harness.add(bytes: Array(Fixtures.blackPNG(width: 17_000, height: 64)), as: "Wire.png")
     try harness.add(Fixtures.photo(width: 64, height: 48, seed: 1), as: "Small.png", format: .png)
     let rendered = try Self.render(harness)
     #expect(rendered.problems.count == 1, "\(rendered.problems)")

@@ -32,28 +32,37 @@ struct RenderHarness {
   }
 
   func add(text: String, as path: String) throws {
+    try add(bytes: Array(text.utf8), as: path)
+  }
+
+  /// Writes a file's bytes into the folder (creating sub-folders).
+  func add(bytes: [UInt8], as path: String) throws {
     let url = folder.appendingPathComponent(path)
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url)
+    try Data(bytes).write(to: url)
   }
 
   /// Plans and renders every output; returns decoded images by catalog path.
   func render() throws -> (plan: BuildPlan, images: [String: VipsImage], problems: [Problem]) {
+    let (plan, files, problems) = try renderFiles()
+    return (plan, try files.mapValues { try VipsImage.load(bytes: $0) }, problems)
+  }
+
+  /// Plans and renders every output; returns the files' bytes by catalog path.
+  func renderFiles() throws -> (plan: BuildPlan, files: [String: [UInt8]], problems: [Problem]) {
     let engine = try BuildEngine(options: BuildOptions(folder: folder))
     let plan = engine.plan()
     let renderer = Renderer(folder: folder)
-    var images: [String: VipsImage] = [:]
+    var files: [String: [UInt8]] = [:]
     var problems = plan.problems
     for job in plan.jobs {
       let work = job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
       let result = renderer.render(work, masters: job.source.allMasters)
       problems += result.problems
-      for file in result.files {
-        images[file.output.path] = try VipsImage.load(bytes: file.bytes)
-      }
+      for file in result.files { files[file.output.path] = file.bytes }
     }
-    return (plan, images, problems)
+    return (plan, files, problems)
   }
 }
 

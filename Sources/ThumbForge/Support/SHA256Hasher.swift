@@ -75,13 +75,12 @@ enum HMACSHA256 {
 
   /// Whether `code` authenticates `message` under `key`, compared in constant time.
   static func isValid(_ code: [UInt8], for message: [UInt8], key: [UInt8]) -> Bool {
-    let expected = Self.code(for: message, key: key)
-    guard code.count == expected.count else { return false }
     #if canImport(CryptoKit)
       return HMAC<SHA256>.isValidAuthenticationCode(
         code, authenticating: message, using: SymmetricKey(data: key))
     #else
-      return CRYPTO_memcmp(code, expected, code.count) == 0
+      let expected = Self.code(for: message, key: key)
+      return code.count == expected.count && CRYPTO_memcmp(code, expected, code.count) == 0
     #endif
   }
 }

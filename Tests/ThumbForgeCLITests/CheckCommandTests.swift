@@ -76,6 +76,13 @@ struct CheckCommandTests {
         "missing: Broken.imageset (Broken@3x.png failed in the last build: PNG truncated after"),
       "\(result)")
     #expect(!result.stdout.contains("not built yet"), "\(result)")
+    // Regenerating another asset keeps the record of the one it did not try.
+    expectExit(try await box.regenerate(["Fine"]), 0)
+    #expect(try box.readManifest()["failed"] != nil)
+    let afterRegenerate = try await box.check()
+    #expect(
+      afterRegenerate.stdout.contains("Broken@3x.png failed in the last build: PNG truncated"),
+      "\(afterRegenerate)")
     // The manifest records it, and a repaired master clears it.
     try box.write(png, to: "Broken@3x.png")
     expectExit(try await box.build(), 0)

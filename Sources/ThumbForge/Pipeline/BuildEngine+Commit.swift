@@ -17,7 +17,7 @@ extension BuildEngine {
     var manifest = Manifest(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
       catalog: workspace.catalogRelativeToManifest, groups: Array(groups), imageSets: entries)
-    manifest.failed = Self.failures(rendered)
+    manifest.failed = Self.failures(rendered, kept: decision.keptFailures)
     manifest.recipes = Self.recipeSettings(of: entries, in: workspace.config)
     // The probe cache needs nothing written here: it is made on another core while the
     // manifest is encoded and flushed to disk (the run's last work, with the cores idle),
@@ -48,10 +48,14 @@ extension BuildEngine {
     return settings.isEmpty ? nil : settings
   }
 
-  /// The masters this run failed to render, once each, sorted (nil: none).
-  static func failures(_ rendered: [JobOutcome]) -> [ManifestFailure]? {
+  /// The masters this run failed to render and the earlier failures of those it did not
+  /// try, once each, sorted (nil: none).
+  static func failures(_ rendered: [JobOutcome], kept: [ManifestFailure] = [])
+    -> [ManifestFailure]?
+  {
     let problems = Set(
-      rendered.flatMap(\.problems).map { ManifestFailure(path: $0.path, reason: $0.reason) })
+      rendered.flatMap(\.problems).map { ManifestFailure(path: $0.path, reason: $0.reason) }
+        + kept)
     return problems.isEmpty ? nil : problems.sorted()
   }
 

@@ -50,6 +50,9 @@ struct Staleness: Sendable {
     var unmatched: [Problem] = []
     /// Group folders ThumbForge owns whose `Contents.json` is missing or would change.
     var groups: [StaleItem] = []
+    /// The previous build's failures of masters this run does not try (not selected by
+    /// `regenerate`), which the manifest keeps.
+    var keptFailures: [ManifestFailure] = []
   }
 
   /// `mode`'s selection of assets, compiled; a bad pattern is a usage error.
@@ -83,6 +86,11 @@ struct Staleness: Sendable {
         let sources = job.source.manifestSources
         let selected = selects(job)
         let recipes = job.imageSets.map(\.recipe.name)
+        if !selected {
+          part.keptFailures += sources.compactMap { source in
+            failedBefore[source.path].map { ManifestFailure(path: source.path, reason: $0) }
+          }
+        }
         for set in job.imageSets {
           judge(
             set, jobIndex: index, sources: sources, recipes: recipes, selected: selected,
@@ -100,6 +108,7 @@ struct Staleness: Sendable {
       outcome.kept += part.kept
       outcome.stamps.merge(part.stamps) { _, new in new }
       outcome.reusedStamps += part.reusedStamps
+      outcome.keptFailures += part.keptFailures
     }
     let planned = Set(plan.jobs.lazy.flatMap { $0.imageSets.map(\.folder) })
     for entry in previous.values.filter({ !planned.contains($0.folder) })

@@ -9,7 +9,9 @@ import Vips
 struct KillResilienceTests {
   static let sourceCount = 150
 
-  @Test("SIGKILL mid-build three times, then a full run: identical to an uninterrupted build")
+  @Test(
+    "SIGKILL mid-build three times, then a full run: identical to an uninterrupted build",
+    .enabled(if: TestTier.slowRuns, "\(TestTier.slowSkipReason)"))
   func killAndResume() async throws {
     let box = try Self.makeBatch()
     let expected = try await Self.buildReference(box)

@@ -28,6 +28,7 @@ struct PluginTests {
 
   @Test(
     "a package that depends on ThumbForge by path builds, and 'swift package thumbforge' builds and checks its Assets",
+    .enabled(if: TestTier.slowRuns, "\(TestTier.slowSkipReason)"),
     .enabled(if: !skipped, "THUMBFORGE_SKIP_PLUGIN_TEST is set"),
     .timeLimit(.minutes(30)))
   func throwAwayPackage() async throws {

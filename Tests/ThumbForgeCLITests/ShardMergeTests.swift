@@ -65,8 +65,8 @@ struct ShardMergeTests {
   }
 
   @Test(
-    "4 shards in parallel processes, merged: byte-identical to one build; a killed shard re-run gives the same"
-  )
+    "4 shards in parallel processes, merged: byte-identical to one build; a killed shard re-run gives the same",
+    .enabled(if: TestTier.slowRuns, "\(TestTier.slowSkipReason)"))
   func fourShardsEqualOneBuild() async throws {
     let box = try Self.mixedFolder()
     let parts = box.root.appendingPathComponent("parts")

@@ -62,6 +62,34 @@ struct CheckCommandTests {
         == ["stale: Photos/Lake.imageset (source Photos/Lake.jpg changed)"], "\(edited)")
   }
 
+  @Test("a change of another setting that enters imageset keys is named: master-scale, a focus")
+  func settingChangeNamesItsKey() async throws {
+    let config =
+      "output: ../out/Assets.xcassets\nrules:\n  - { match: \"Photos/**\", recipes: [fill] }\n"
+    let box = try Sandbox(config: config)
+    try box.image("Photos/Lake.png", Fixtures.photo(width: 600, height: 300, seed: 3))
+    try box.image("Photos/Pier.png", Fixtures.photo(width: 600, height: 300, seed: 4))
+    // An unsuffixed `variants` master: its sizes come from `master-scale`.
+    try box.image("Icon.png", Fixtures.photo(width: 90, height: 90, seed: 5))
+    expectExit(try await box.build(), 0)
+    try box.write(config + "master-scale: 2\n", to: "thumbforge.yml")
+    let scaled = try await box.check()
+    expectExit(scaled, 1)
+    #expect(
+      scaled.stdout.contains(
+        "stale: Icon.imageset (the configuration changed (thumbforge.yml): master-scale 3 → 2)"
+      ), "\(scaled)")
+    // One asset's focus point: named on that asset's line only.
+    try box.write(config + "assets:\n  Photos/Lake: { focus: [0.25, 0.5] }\n", to: "thumbforge.yml")
+    let focused = try await box.check()
+    expectExit(focused, 1)
+    let lines = focused.stdout.split(separator: "\n").filter { $0.hasPrefix("stale: ") }
+    #expect(
+      lines == [
+        "stale: Photos/Lake-fill.imageset (the configuration changed (thumbforge.yml): assets: Photos/Lake focus unset → [0.25, 0.5])"
+      ], "\(focused)")
+  }
+
   @Test("after a master failed to build, check says so and why, not 'not built yet'")
   func failedLastTime() async throws {
     let box = try Sandbox(config: "output: ../out/Assets.xcassets\n")

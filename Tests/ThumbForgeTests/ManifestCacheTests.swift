@@ -57,6 +57,7 @@ struct ManifestCacheTests {
       ManifestFailure(path: "Broken@3x.png", reason: "PNG truncated after 2.9 KB\t(tab)"),
       ManifestFailure(path: "Gone.jpg", reason: "not an image file libvips can read"),
     ]
+    manifest.settings = ["master-scale": "2", "assets: Photos/A\tB focus": "[0.25, 0.5]"]
     return manifest
   }
 
@@ -108,16 +109,22 @@ struct ManifestCacheTests {
       #expect(ManifestCache.read(at: url, matching: Self.facts) == nil, "cut at \(length)")
     }
     let text = String(decoding: bytes, as: UTF8.self)
-    let damaged = [
-      text.replacingOccurrences(of: "thumbforge-manifest-cache 4", with: "thumbforge-cache 4"),
-      // 0.4.0's earlier formats (no focus lines; no gamut field; no failures) are not read:
+    let damaged: [String] = [
+      text.replacingOccurrences(of: "thumbforge-manifest-cache 5", with: "thumbforge-cache 5"),
+      // 0.4.0's earlier formats (no focus lines; no gamut field; no failures; no key
+      // settings) are not read:
       // their imagesets are read again.
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 4", with: "thumbforge-manifest-cache 1"),
+        of: "thumbforge-manifest-cache 5", with: "thumbforge-manifest-cache 1"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 4", with: "thumbforge-manifest-cache 2"),
+        of: "thumbforge-manifest-cache 5", with: "thumbforge-manifest-cache 2"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 4", with: "thumbforge-manifest-cache 3"),
+        of: "thumbforge-manifest-cache 5", with: "thumbforge-manifest-cache 3"),
+      text.replacingOccurrences(
+        of: "thumbforge-manifest-cache 5", with: "thumbforge-manifest-cache 4"),
+      text.replacingOccurrences(of: "\nC\tmaster-scale\t2\n", with: "\nC\tmaster-scale\n"),
+      text.replacingOccurrences(
+        of: "\nC\tmaster-scale\t2\n", with: "\nC\tmaster-scale\t2\nC\tmaster-scale\t3\n"),
       text.replacingOccurrences(of: "\nX\tBroken@3x.png\t", with: "\nX\tBroken@3x.png\t\t"),
       text.replacingOccurrences(of: "\t+display-P3", with: "\tdisplay-P3"),
       text.replacingOccurrences(of: "\nP\t0.1\t", with: "\nP\tx\t"),

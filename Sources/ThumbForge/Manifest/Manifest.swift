@@ -21,6 +21,9 @@ package struct Manifest: Codable, Equatable, Sendable {
   /// The settings of every recipe the imagesets name (key → value as written in the
   /// configuration), so that `check` can name the key that changed (nil: none recorded).
   package var recipes: [String: [String: String]]? = nil
+  /// The other settings that enter imageset keys (see ``Config/keySettings``), so that
+  /// `check` can name the one that changed (nil: none recorded).
+  package var settings: [String: String]? = nil
 
   package init(
     toolVersion: String, libvipsVersion: String, configHash: String, catalog: String,

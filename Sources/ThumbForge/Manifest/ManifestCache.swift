@@ -9,11 +9,11 @@ internal import Foundation
 /// Lines: the header; `F` with the manifest file's facts; `M` with the scalar fields; `G`
 /// with the groups; per imageset an `I` line followed by its `S` (source), `O` (output),
 /// `P` (focus point), `W` (warning) and `K` (skipped) lines; an `X` line per failed master;
-/// an `R` line per recipe (its name, then keys and values);
-/// `E` with the number of imagesets. Text fields
+/// an `R` line per recipe (its name, then keys and values); a `C` line per key setting (its
+/// name and value); `E` with the number of imagesets. Text fields
 /// escape backslash, tab and line feed.
 enum ManifestCache {
-  static let header = "thumbforge-manifest-cache 4"
+  static let header = "thumbforge-manifest-cache 5"
 
   /// The manifest recorded in the cache at `url`; nil when the cache is missing or damaged,
   /// or was written for a manifest file other than the one with `facts` (nil: none).
@@ -67,6 +67,9 @@ enum ManifestCache {
     for failure in manifest.failed ?? [] { out.line("X", [failure.path, failure.reason]) }
     for (name, settings) in (manifest.recipes ?? [:]).sorted(by: { $0.key < $1.key }) {
       out.line("R", [name] + settings.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+    }
+    for (key, value) in (manifest.settings ?? [:]).sorted(by: { $0.key < $1.key }) {
+      out.line("C", [key, value])
     }
     out.line("E", [String(manifest.imageSets.count)])
     return out.bytes

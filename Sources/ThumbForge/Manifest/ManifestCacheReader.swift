@@ -22,9 +22,12 @@ struct ManifestCacheReader {
     var sets: [ManifestImageSet] = []
     var failed: [ManifestFailure] = []
     var recipes: [String: [String: String]] = [:]
+    var settings: [String: String] = [:]
     while next() {
       guard kind == UInt8(ascii: "E") else {
-        guard readSetLine(into: &sets) || readBuildLine(&failed, &recipes) else { return nil }
+        guard readSetLine(into: &sets) || readBuildLine(&failed, &recipes, &settings) else {
+          return nil
+        }
         continue
       }
       guard fields == 2, lines.integer(1) == sets.count, !next() else { return nil }
@@ -37,6 +40,7 @@ struct ManifestCacheReader {
       manifest.imageSets = sets
       manifest.failed = failed.isEmpty ? nil : failed
       manifest.recipes = recipes.isEmpty ? nil : recipes
+      manifest.settings = settings.isEmpty ? nil : settings
       return manifest
     }
     return nil  // no end line: cut short
@@ -81,10 +85,11 @@ struct ManifestCacheReader {
     return true
   }
 
-  /// A line about the whole build (`X` a failed master, `R` a recipe's settings); false
-  /// for another kind or a damaged line.
+  /// A line about the whole build (`X` a failed master, `R` a recipe's settings, `C` a key
+  /// setting); false for another kind or a damaged line.
   private func readBuildLine(
-    _ failed: inout [ManifestFailure], _ recipes: inout [String: [String: String]]
+    _ failed: inout [ManifestFailure], _ recipes: inout [String: [String: String]],
+    _ settings: inout [String: String]
   ) -> Bool {
     switch kind {
     case UInt8(ascii: "X"):
@@ -97,6 +102,11 @@ struct ManifestCacheReader {
       recipes[name] = Dictionary(
         stride(from: 0, to: pairs.count, by: 2).map { (pairs[$0], pairs[$0 + 1]) },
         uniquingKeysWith: { a, _ in a })
+    case UInt8(ascii: "C"):
+      guard fields == 3, let key = text(1), let value = text(2), settings[key] == nil else {
+        return false
+      }
+      settings[key] = value
     default:
       return false
     }

@@ -21,6 +21,7 @@ extension BuildEngine {
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
       catalog: workspace.catalogRelativeToManifest, groups: recorded.groups, imageSets: entries)
     expected.recipes = Self.recipeSettings(of: entries, in: workspace.config)
+    expected.settings = workspace.config.keySettings
     if expected.differs(from: recorded, unlessSameEntries: true) {
       items.append(
         StaleItem(

@@ -19,6 +19,7 @@ extension BuildEngine {
       catalog: workspace.catalogRelativeToManifest, groups: Array(groups), imageSets: entries)
     manifest.failed = Self.failures(rendered, kept: decision.keptFailures)
     manifest.recipes = Self.recipeSettings(of: entries, in: workspace.config)
+    manifest.settings = workspace.config.keySettings
     // The probe cache needs nothing written here: it is made on another core while the
     // manifest is encoded and flushed to disk (the run's last work, with the cores idle),
     // and finished before the run ends, whatever happens here.

@@ -14,14 +14,24 @@ extension BuildEngine {
       pending: state.pendingAtStart, adopt: options.adopt,
       ownedGroups: Set(previous.manifest?.groups ?? []),
       keyChange: previous.manifest.flatMap(keyChange(since:)),
-      recipesBefore: previous.manifest.flatMap {
-        $0.toolVersion == ToolVersion.current && $0.configHash != configHash ? $0.recipes : nil
-      } ?? [:],
+      recipesBefore: configurationChanged(since: previous.manifest)?.recipes ?? [:],
+      settingsChange: configurationChanged(since: previous.manifest)?.settings.map {
+        ($0, workspace.config.keySettings)
+      },
       failedBefore: Dictionary(
         (previous.manifest?.failed ?? []).map { ($0.path, $0.reason) },
         uniquingKeysWith: { a, _ in a }),
       onDisk: previous.files
     ).evaluate(plan: plan, unusable: found.unusable)
+  }
+
+  /// `manifest`, when the same ThumbForge wrote it for another configuration (nil
+  /// otherwise): its recorded settings then name what changed.
+  private func configurationChanged(since manifest: Manifest?) -> Manifest? {
+    guard let manifest, manifest.toolVersion == ToolVersion.current,
+      manifest.configHash != configHash
+    else { return nil }
+    return manifest
   }
 
   /// What changed for every imageset since `manifest` was written: ThumbForge, libvips or

@@ -65,6 +65,7 @@ struct ShardPartDestination: BuildDestination {
       catalog: part.catalogName, groups: [], imageSets: entries)
     manifest.failed = BuildEngine.failures(run.rendered)
     manifest.recipes = BuildEngine.recipeSettings(of: entries, in: workspace.config)
+    manifest.settings = workspace.config.keySettings
     try ManifestStore.write(manifest, to: part.manifest)
     let record = ShardRecord(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, index: shard.index,

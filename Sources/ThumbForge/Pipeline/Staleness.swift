@@ -24,6 +24,9 @@ struct Staleness: Sendable {
   /// When the configuration changed: the previous manifest's recipe settings, to name the
   /// keys that changed (empty otherwise).
   var recipesBefore: [String: [String: String]] = [:]
+  /// When the configuration changed: the previous manifest's key settings (see
+  /// ``Config/keySettings``) and today's, to name the one that changed (nil otherwise).
+  var settingsChange: (before: [String: String], now: [String: String])? = nil
   /// The masters the previous build failed to render, with why (its manifest's `failed`).
   var failedBefore: [String: String] = [:]
   /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
@@ -93,8 +96,8 @@ struct Staleness: Sendable {
         }
         for set in job.imageSets {
           judge(
-            set, jobIndex: index, sources: sources, recipes: recipes, selected: selected,
-            into: &part)
+            set, jobIndex: index, sources: sources, recipes: recipes,
+            asset: job.source.qualifiedName, selected: selected, into: &part)
         }
       }
       return part
@@ -132,7 +135,7 @@ struct Staleness: Sendable {
   /// `regenerate`) or to render, with the reasons.
   private func judge(
     _ set: PlannedImageSet, jobIndex: Int, sources: [ManifestSource], recipes: [String],
-    selected: Bool, into outcome: inout Outcome
+    asset: String, selected: Bool, into outcome: inout Outcome
   ) {
     guard let entry = previous[set.folder] else {
       let exists = FileManager.default.fileExists(atPath: workspace.catalog.path + "/" + set.folder)
@@ -164,16 +167,16 @@ struct Staleness: Sendable {
     let sourcesChanged = entry.sources != sources
     if sourcesChanged {
       let changed = sources.filter { !entry.sources.contains($0) }.map(\.path)
-      let detail =
-        changed.isEmpty
-        ? "a source was removed" : "source \(changed.joined(separator: ", ")) changed"
-      reasons.append(StaleItem(kind: .stale, path: set.folder, detail: detail))
+      let named = changed.isEmpty ? nil : "source \(changed.joined(separator: ", ")) changed"
+      reasons.append(
+        StaleItem(kind: .stale, path: set.folder, detail: named ?? "a source was removed"))
     }
     // Each cause once: a changed source explains its own key change; a changed key
     // explains a plan of other files or sizes than the manifest records.
     let keyChanged = entry.recipeHash != set.key
     if keyChanged && (keyChange != nil || !sourcesChanged) {
-      reasons.append(StaleItem(kind: .stale, path: set.folder, detail: keyDetail(recipes)))
+      reasons.append(
+        StaleItem(kind: .stale, path: set.folder, detail: keyDetail(recipes, asset: asset)))
     }
     if !keyChanged && !Self.recordsPlan(entry, of: set) {
       reasons.append(
@@ -191,16 +194,23 @@ struct Staleness: Sendable {
     }
   }
 
-  /// Why a key changed: ``keyChange``, with the keys of the job's recipes that changed when
-  /// it is the configuration (`recipe 'flag': radius 5 → 6`).
-  private func keyDetail(_ recipes: [String]) -> String {
+  /// Why a key changed: ``keyChange``, with the keys of the job's recipes and the other
+  /// settings of the asset that changed when it is the configuration (`recipe 'flag': radius
+  /// 5 → 6`, `master-scale 3 → 2`).
+  private func keyDetail(_ recipes: [String], asset: String) -> String {
     guard let keyChange else { return "its recipe or the plan of its master changed" }
-    let changes = Set(recipes).sorted().compactMap { name -> String? in
+    var changes = Set(recipes).sorted().compactMap { name -> String? in
       guard let before = recipesBefore[name], let now = workspace.config.recipes[name] else {
         return nil
       }
       let changed = Recipe.changes(from: before, to: now.settings)
       return changed.isEmpty ? nil : "recipe '\(name)': \(changed.joined(separator: ", "))"
+    }
+    if let settingsChange {
+      let before = settingsChange.before.filter { Config.keySetting($0.key, concerns: asset) }
+      let now = settingsChange.now.filter { Config.keySetting($0.key, concerns: asset) }
+      let changed = Recipe.changes(from: before, to: now)
+      if !changed.isEmpty { changes.append(changed.joined(separator: ", ")) }
     }
     return changes.isEmpty ? keyChange : "\(keyChange): \(changes.joined(separator: "; "))"
   }

@@ -97,6 +97,7 @@ package enum CatalogMerge {
       all.merge(part.manifest.recipes ?? [:]) { a, _ in a }
     }.filter { name, _ in entries.contains { $0.recipe == name } }
     manifest.recipes = recipes.isEmpty ? nil : recipes
+    manifest.settings = parts.first.manifest.settings
     if manifest != previous || !FileManager.default.fileExists(atPath: state.manifest.path) {
       try ManifestStore.write(manifest, to: state.manifest)
     }

@@ -2,7 +2,7 @@
 # Tests the binary distribution as an app meets it: builds this machine's artifact bundle and
 # the binary plugin package (Scripts/release.sh build, finish), then a new package that
 # depends on that plugin package by path runs `swift package thumbforge build` and `check`
-# on an Assets folder. It must compile nothing of ThumbForge (no module of it, no C of it,
+# on an Assets folder, and prints how long its first `check` took. It must compile nothing of ThumbForge (no module of it, no C of it,
 # none of its dependencies: the tool is the bundle's binary), and `check` must pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,13 @@ fail() { echo "release-check: FAIL: $*" >&2; failures=$((failures + 1)); }
 run() {
   (cd "$app" && swift package --allow-writing-to-package-directory thumbforge "$@") >"$app/out.log" 2>&1
 }
+# An app's first call compiles the plugin's own source and nothing else; nothing is built yet,
+# so this check fails (exit 1) and says what is missing.
+started=$(date +%s.%N)
+if run check; then fail "check passed before any build"; fi
+first=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+grep -q "missing: Dot.imageset" "$app/out.log" || fail "the first check did not name Dot.imageset"
+printf "release-check: the app's first 'swift package thumbforge check' took %.1f s\n" "$first"
 if ! run build; then
   fail "swift package thumbforge build failed"
   cat "$app/out.log" >&2

@@ -30,8 +30,10 @@ struct ServeCLITests {
         try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Assets/Flags/Italy.svg")),
         to: "Flags/Italy.svg")
       if bigPhoto {
-        // A large master, so that its render takes long enough to be interrupted.
-        try sandbox.image("Photos/Big@2x.png", try Fixtures.gradient(width: 6000, height: 4000))
+        // A large master, so that its render takes long enough to be interrupted; made by
+        // libvips (a gradient made pixel by pixel in a debug build takes seconds).
+        try sandbox.image(
+          "Photos/Big@2x.png", try Fixtures.photo(width: 6000, height: 4000, seed: 1))
       }
       port = try RawHTTP.freePort()
       cli = try RunningCLI(

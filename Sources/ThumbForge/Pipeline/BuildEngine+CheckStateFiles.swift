@@ -17,11 +17,9 @@ extension BuildEngine {
     var items: [StaleItem] = []
     let (entries, _) = Self.entries(decision, rendered: [], previous: previous.imageSets)
     // What a build would write now: nothing to render, so no failures.
-    var expected = Manifest(
-      toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
-      catalog: workspace.catalogRelativeToManifest, groups: recorded.groups, imageSets: entries)
-    expected.recipes = Self.recipeSettings(of: entries, in: workspace.config)
-    expected.settings = workspace.config.keySettings
+    let expected = self.recorded(
+      entries, groups: recorded.groups, catalog: workspace.catalogRelativeToManifest,
+      failed: nil)
     if expected.differs(from: recorded, unlessSameEntries: true) {
       items.append(
         StaleItem(

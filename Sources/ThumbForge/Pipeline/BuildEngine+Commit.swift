@@ -14,12 +14,9 @@ extension BuildEngine {
     let groups = try writer.writeGroupFolders(
       of: entries, previousGroups: Set(previous.manifest?.groups ?? []),
       pendingAtStart: state.pendingAtStart, pending: state.pending)
-    var manifest = Manifest(
-      toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
-      catalog: workspace.catalogRelativeToManifest, groups: Array(groups), imageSets: entries)
-    manifest.failed = Self.failures(rendered, kept: decision.keptFailures)
-    manifest.recipes = Self.recipeSettings(of: entries, in: workspace.config)
-    manifest.settings = workspace.config.keySettings
+    let manifest = recorded(
+      entries, groups: Array(groups), catalog: workspace.catalogRelativeToManifest,
+      failed: Self.failures(rendered, kept: decision.keptFailures))
     // The probe cache needs nothing written here: it is made on another core while the
     // manifest is encoded and flushed to disk (the run's last work, with the cores idle),
     // and finished before the run ends, whatever happens here.
@@ -40,13 +37,22 @@ extension BuildEngine {
     return manifest
   }
 
-  /// The settings of the recipes `entries` name, as the manifest records them (nil: none).
-  static func recipeSettings(of entries: [ManifestImageSet], in config: Config)
-    -> [String: [String: String]]?
-  {
+  /// The manifest this run records for `entries`: the one place where a build, a shard's
+  /// part and `check`'s expectation assemble it, so that they cannot differ. It records the
+  /// settings of the recipes the entries name and the other key settings, for `check` to
+  /// name what changed.
+  func recorded(
+    _ entries: [ManifestImageSet], groups: [String], catalog: String, failed: [ManifestFailure]?
+  ) -> Manifest {
+    var manifest = Manifest(
+      toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
+      catalog: catalog, groups: groups, imageSets: entries)
+    manifest.failed = failed
     let names = Set(entries.map(\.recipe))
-    let settings = config.recipes.filter { names.contains($0.key) }.mapValues(\.settings)
-    return settings.isEmpty ? nil : settings
+    let recipes = workspace.config.recipes.filter { names.contains($0.key) }.mapValues(\.settings)
+    manifest.recipes = recipes.isEmpty ? nil : recipes
+    manifest.settings = workspace.config.keySettings
+    return manifest
   }
 
   /// The masters this run failed to render and the earlier failures of those it did not

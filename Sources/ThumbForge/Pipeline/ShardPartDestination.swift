@@ -60,12 +60,8 @@ struct ShardPartDestination: BuildDestination {
       try AtomicFile.write(
         Array(bytes), to: part.catalog.appendingPathComponent("Contents.json").path)
     }
-    var manifest = Manifest(
-      toolVersion: ToolVersion.current, libvipsVersion: Vips.version, configHash: configHash,
-      catalog: part.catalogName, groups: [], imageSets: entries)
-    manifest.failed = BuildEngine.failures(run.rendered)
-    manifest.recipes = BuildEngine.recipeSettings(of: entries, in: workspace.config)
-    manifest.settings = workspace.config.keySettings
+    let manifest = run.engine.recorded(
+      entries, groups: [], catalog: part.catalogName, failed: BuildEngine.failures(run.rendered))
     try ManifestStore.write(manifest, to: part.manifest)
     let record = ShardRecord(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, index: shard.index,

@@ -344,43 +344,32 @@ struct DailyUseTests {
     #expect(result.stdout.contains("missing: manifest.json"), "\(result)")
   }
 
-  @Test("the README says to commit manifest.json in 'In CI' and 'From a Swift package or Xcode'")
-  func readmeSaysCommitTheManifest() throws {
-    let readme = try String(
-      contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
-    for heading in ["### In CI", "### From a Swift package or Xcode"] {
-      let section = try #require(Self.section(heading, of: readme), "\(heading)")
-      #expect(section.contains("ommit `manifest.json` with the catalog"), "\(heading)")
+  @Test("the CI and plugin pages say to commit manifest.json")
+  func docsSayCommitTheManifest() throws {
+    for page in ["docs/ci.md", "docs/xcode-and-plugin.md"] {
+      let text = try String(
+        contentsOf: Self.repository.appendingPathComponent(page), encoding: .utf8)
+      #expect(text.contains("ommit `manifest.json` with the catalog"), "\(page)")
     }
   }
 
-  /// Every long option of the commands this issue touched is in the README.
-  @Test("the README documents every option of build, check, regenerate and merge")
-  func readmeDocumentsEveryOption() async throws {
-    let readme = try String(
-      contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+  /// Every long option of build, check, regenerate and merge is on the commands page.
+  @Test("docs/commands.md documents every option of build, check, regenerate and merge")
+  func docsDocumentEveryOption() async throws {
+    let commands = try String(
+      contentsOf: Self.repository.appendingPathComponent("docs/commands.md"), encoding: .utf8)
     let box = try Sandbox()
     for command in ["build", "check", "regenerate", "merge"] {
       let help = try await CLI.run(["help", command], in: box.root).stdout
       let options = Set(help.matches(of: #/--[a-z][a-z-]+/#).map { String($0.0) })
         .subtracting(["--help", "--version"])
       #expect(!options.isEmpty)
-      let missing = options.sorted().filter { !readme.contains($0) }
-      #expect(missing == [], "\(command): options the README does not name")
+      let missing = options.sorted().filter { !commands.contains($0) }
+      #expect(missing == [], "\(command): options docs/commands.md does not name")
     }
   }
 
   /// The repository's root (this file is Tests/ThumbForgeCLITests/DailyUseTests.swift).
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
-
-  /// The text of a README section, from its heading to the next heading of its level or
-  /// above.
-  static func section(_ heading: String, of text: String) -> String? {
-    guard let start = text.range(of: "\n" + heading + "\n") else { return nil }
-    let rest = text[start.upperBound...]
-    let end = [rest.range(of: "\n### "), rest.range(of: "\n## ")].compactMap { $0?.lowerBound }
-      .min()
-    return String(rest[..<(end ?? rest.endIndex)])
-  }
 }

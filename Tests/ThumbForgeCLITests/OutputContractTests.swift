@@ -3,7 +3,7 @@ import Testing
 import ThumbForgeTestSupport
 import Vips
 
-/// The output contract and the cost bound (README *Limits and memory*): each case of the
+/// The output contract and the cost bound (docs/limits-and-security.md, *Limits and memory*): each case of the
 /// issue that found them, through the real binary. No master traps the process, a render's
 /// memory is bounded by its plan, a master shipped as it is was decoded first and carries
 /// no metadata, the manifest states the size written, and `check` covers every file a

@@ -128,7 +128,7 @@ struct ThrowAwayPackage {
       let package = Package(
         name: "ThrowAway",
         platforms: [.macOS(.v14)],
-        // Only the plugin is wanted: none of the server (README, "From a Swift package").
+        // Only the plugin is wanted: none of the server (docs/xcode-and-plugin.md).
         dependencies: [.package(path: "\(literal)", traits: [])],
         targets: [.target(name: "ThrowAway")]
       )

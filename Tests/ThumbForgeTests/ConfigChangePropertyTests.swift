@@ -7,7 +7,7 @@ import Vips
 
 /// `check`'s promise, tested against its ground truth: for single configuration changes (every
 /// recipe key of ``RecipeParameter/all``, two values each, and the top-level settings that
-/// shape outputs), the change alters the build (the README says every key affects output), and
+/// shape outputs), the change alters the build (docs/configuration.md says every key affects output), and
 /// `check` on a catalog built with the old configuration exits 1, and a rebuild then equals a
 /// fresh build with the new configuration byte for byte (catalog and manifest).
 @Suite("Configuration changes and check")

@@ -5,7 +5,7 @@ import ThumbForgeTestSupport
 @testable import ThumbForge
 @testable import Vips
 
-/// What README.md (*What it makes*, the paragraphs "For every recipe, EXIF orientation is
+/// What docs/recipes.md (*Colour, alpha, formats and metadata*, the paragraphs "For every recipe, EXIF orientation is
 /// applied first …" and "Under libvips 8.14 two outputs still carry …") promises each kind
 /// of input gets, one test per promise. Promises already tested elsewhere are listed with
 /// their tests; the others are tested here.

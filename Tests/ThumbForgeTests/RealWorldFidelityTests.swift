@@ -6,7 +6,7 @@ import Vips
 @testable import ThumbForge
 
 /// Real-world image files from a folder outside the repository (THUMBFORGE_REALWORLD: for
-/// example another image library's test fixtures; README, Development), each built through
+/// example another image library's test fixtures; CONTRIBUTING.md, Development), each built through
 /// `variants` at its own size: every file with an output matches the libvips reference
 /// (FidelityReference: upright, alpha separated and scaled to 8 bits, colour converted with
 /// the embedded profile), and every file without one has a one-line problem naming it with

@@ -4,7 +4,7 @@ import Testing
 @testable import ThumbForge
 
 /// The recipe key table is the single definition: it covers every field, accepts and refuses
-/// keys by kind, and the README shows exactly what it says.
+/// keys by kind, and the docs show exactly what it says.
 @Suite("Recipe key table")
 struct RecipeTableTests {
   @Test("every stored field of Recipe but name and kind is set by exactly one row")
@@ -43,35 +43,52 @@ struct RecipeTableTests {
     #expect(Recipe.builtin(.variants).format == .auto && Recipe.builtin(.variants).quality == 82)
   }
 
-  @Test("the README's configuration tables are the generated ones")
-  func readmeMatchesTheTable() throws {
-    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
-    var text = try String(contentsOf: readme, encoding: .utf8)
-    var changed = false
-    for (marker, table) in [
-      ("settings", ConfigReference.settingsTable()), ("recipe-keys", ConfigReference.recipeTable()),
-      ("serve-keys", ConfigReference.serveTable()),
-    ] {
-      let begin =
-        "<!-- \(marker): generated from the key table; run the tests with THUMBFORGE_UPDATE_README=1 -->\n"
-      let end = "<!-- end of \(marker) -->"
-      let start = try #require(text.range(of: begin), "README lacks the \(marker) marker")
-      let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex))
-      let current = String(text[start.upperBound..<stop.lowerBound])
-      if current != table {
-        if ProcessInfo.processInfo.environment["THUMBFORGE_UPDATE_README"] == "1" {
-          text.replaceSubrange(start.upperBound..<stop.lowerBound, with: table)
-          changed = true
-        } else {
-          Issue.record(
-            "README's \(marker) table is stale: run the tests with THUMBFORGE_UPDATE_README=1")
+  /// The pages that hold the generated key tables, each between its markers: the
+  /// configuration reference (top-level and recipe keys) and the serving page (`serve:`).
+  static var generatedTables: [(page: String, marker: String, table: () -> String)] {
+    [
+      ("docs/configuration.md", "settings", ConfigReference.settingsTable),
+      ("docs/configuration.md", "recipe-keys", ConfigReference.recipeTable),
+      ("docs/serving.md", "serve-keys", ConfigReference.serveTable),
+    ]
+  }
+
+  @Test("the docs' configuration tables are the generated ones")
+  func docsMatchTheTable() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let update = ProcessInfo.processInfo.environment["THUMBFORGE_UPDATE_README"] == "1"
+    for page in Set(Self.generatedTables.map(\.page)).sorted() {
+      let url = root.appendingPathComponent(page)
+      var text = try String(contentsOf: url, encoding: .utf8)
+      var changed = false
+      for (_, marker, table) in Self.generatedTables.filter({ $0.page == page }) {
+        let begin =
+          "<!-- \(marker): generated from the key table; run the tests with THUMBFORGE_UPDATE_README=1 -->\n"
+        let end = "<!-- end of \(marker) -->"
+        let start = try #require(text.range(of: begin), "\(page) lacks the \(marker) marker")
+        let stop = try #require(
+          text.range(of: end, range: start.upperBound..<text.endIndex),
+          "\(page) lacks the end of \(marker) marker")
+        if text[start.upperBound..<stop.lowerBound] != table() {
+          if update {
+            text.replaceSubrange(start.upperBound..<stop.lowerBound, with: table())
+            changed = true
+          } else {
+            Issue.record(
+              "\(page): the \(marker) table is stale: run the tests with THUMBFORGE_UPDATE_README=1")
+          }
         }
       }
+      if changed {
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        Issue.record("\(page) updated; run again")
+      }
     }
-    if changed {
-      try text.write(to: readme, atomically: true, encoding: .utf8)
-      Issue.record("README.md updated; run again")
+    // The README links to the reference instead of holding a copy that could go stale.
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    for (_, marker, _) in Self.generatedTables {
+      #expect(!readme.contains("<!-- \(marker):"), "README.md holds a copy of the \(marker) table")
     }
   }
 }

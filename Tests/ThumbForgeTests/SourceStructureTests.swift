@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The shape of the code a newcomer relies on, checked on the source text: the core's folders
-/// use only the folders below them (README "Architecture"), no function is longer than a
+/// use only the folders below them (docs/architecture.md, "Layers"), no function is longer than a
 /// screen, and the package's public surface stays small.
 @Suite("Source structure")
 struct SourceStructureTests {
@@ -17,7 +17,7 @@ struct SourceStructureTests {
     let listed = Set(SourceTree.coreLayers)
     #expect(
       Set(core.keys) == listed,
-      "the folders of Sources/ThumbForge and SourceTree.coreLayers differ: place a new folder in the list (and in the README's Architecture section)"
+      "the folders of Sources/ThumbForge and SourceTree.coreLayers differ: place a new folder in the list (and in the Layers table of docs/architecture.md)"
     )
     let upward = try Self.sources.upwardUses(in: "Sources/ThumbForge", order: SourceTree.coreLayers)
     #expect(upward.isEmpty, "upward uses:\n\(upward.joined(separator: "\n"))")

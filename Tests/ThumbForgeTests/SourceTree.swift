@@ -13,7 +13,7 @@ struct SourceTree {
   var root: URL
 
   /// The core's folders from the bottom up: each may use the folders before it, never those
-  /// after it. The README's Architecture section draws the same order.
+  /// after it. The Layers table of docs/architecture.md draws the same order.
   static let coreLayers = [
     "Support", "Geometry", "Recipes", "Config", "Workspace", "Manifest", "Catalog", "Discovery",
     "Planning", "Rendering", "Writers", "Pipeline", "Sharding", "Serving", "Starter",

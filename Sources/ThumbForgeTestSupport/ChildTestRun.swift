@@ -19,7 +19,14 @@ package enum ChildTestRun {
 
   /// Runs `filter` (`Suite/test`) alone in a child process with this process's
   /// environment changed by `changes` (nil removes a variable), and waits for it.
-  package static func run(filter: String, environment changes: [String: String?]) throws
+  package static func run(filter: String, environment changes: [String: String?])
+    async throws -> Result
+  {
+    // The child runs for seconds: waited for on a thread of its own (see ``offPool(_:)``).
+    try await offPool { try wait(filter: filter, environment: changes) }
+  }
+
+  private static func wait(filter: String, environment changes: [String: String?]) throws
     -> Result
   {
     let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")

@@ -82,13 +82,15 @@ struct DocsExamplesTests {
 
   /// Runs `block` as written in `folder`; a `--watch` line gets SIGINT after a few seconds,
   /// when it is idle, and then exits with its last build's status.
-  static func run(_ block: Block, in folder: URL, environment: [String: String]) throws -> String {
+  static func run(_ block: Block, in folder: URL, environment: [String: String]) async throws
+    -> String
+  {
     let script = block.script.split(separator: "\n").map { line in
       let code = command(String(line))
       guard code.hasSuffix("--watch") else { return String(line) }
       return "timeout --preserve-status -s INT 8 \(code)"
     }.joined(separator: "\n")
-    let result = try ExamplesTests.shell(script, in: folder, environment: environment)
+    let result = try await ExamplesTests.shell(script, in: folder, environment: environment)
     #expect(result.status == 0, "\(block)\n\(result.output)")
     return result.output
   }
@@ -104,12 +106,12 @@ struct DocsExamplesTests {
   }
 
   @Test("README: five minutes from a folder of masters (init, lint, build, watch, check)")
-  func fromMasters() throws {
+  func fromMasters() async throws {
     let (root, environment) = try ExamplesTests.checkout()
     defer { try? FileManager.default.removeItem(at: root) }
     // Masters without a configuration, as a team drops them in.
     try FileManager.default.removeItem(at: root.appendingPathComponent("Assets/thumbforge.yml"))
-    let output = try Self.run(
+    let output = try await Self.run(
       try Self.block("README.md: thumbforge init Assets"), in: root, environment: environment)
     #expect(output.contains("up to date"), "\(output)")
     #expect(
@@ -118,14 +120,15 @@ struct DocsExamplesTests {
   }
 
   @Test("README: five minutes from an existing catalog gives it back file for file")
-  func fromCatalog() throws {
+  func fromCatalog() async throws {
     let (root, environment) = try ExamplesTests.checkout()
     defer { try? FileManager.default.removeItem(at: root) }
     let app = root.appendingPathComponent("App")
-    try Self.makeCatalog(at: app.appendingPathComponent("Assets.xcassets"), root: root, environment)
+    try await Self.makeCatalog(
+      at: app.appendingPathComponent("Assets.xcassets"), root: root, environment)
     try FileManager.default.removeItem(at: root.appendingPathComponent("Assets"))
     let before = FolderSnapshot(app)
-    let output = try Self.run(
+    let output = try await Self.run(
       try Self.block("README.md: thumbforge init --from App/Assets.xcassets Assets"), in: root,
       environment: environment)
     #expect(output.contains("up to date"), "\(output)")
@@ -134,22 +137,22 @@ struct DocsExamplesTests {
   }
 
   @Test("docs/adopting.md: adopt, build, check, git status; then a deleted 1x and 2x are made")
-  func adopting() throws {
+  func adopting() async throws {
     let (root, environment) = try ExamplesTests.checkout()
     defer { try? FileManager.default.removeItem(at: root) }
     let project = root.appendingPathComponent("MyApp")
     let catalog = project.appendingPathComponent("MyApp/Images.xcassets")
     try Self.handMadeFlag(in: catalog)
-    try ExamplesTests.shell(
+    try await ExamplesTests.shell(
       "git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm catalog",
       in: project, environment: environment
     ).status.expectZero()
-    let output = try Self.run(
+    let output = try await Self.run(
       try Self.block("docs/adopting.md: cd MyApp"), in: root, environment: environment)
-    let status = try ExamplesTests.shell(
+    let status = try await ExamplesTests.shell(
       "git status --porcelain", in: project, environment: environment)
     #expect(status.output.split(separator: "\n") == ["?? Art/"], "\(output)\n\(status.output)")
-    _ = try Self.run(
+    _ = try await Self.run(
       try Self.block(
         "docs/adopting.md: rm Art/Flags/uk.imageset/uk.png Art/Flags/uk.imageset/uk@2x.png"),
       in: project, environment: environment)
@@ -161,41 +164,41 @@ struct DocsExamplesTests {
   }
 
   @Test("docs/ci.md: four shards, merge, check")
-  func shards() throws {
+  func shards() async throws {
     let (root, environment) = try ExamplesTests.checkout()
     defer { try? FileManager.default.removeItem(at: root) }
-    let output = try Self.run(
+    let output = try await Self.run(
       try Self.block("docs/ci.md: thumbforge build Assets --shard 1/4 --part parts/1"), in: root,
       environment: environment)
     #expect(output.contains("up to date"), "\(output)")
   }
 
   @Test("docs/serving.md: thumbforge sign and the shell recipe print the same signed path")
-  func signInShell() throws {
+  func signInShell() async throws {
     let (root, environment) = try ExamplesTests.checkout()
     defer { try? FileManager.default.removeItem(at: root) }
     let key = try Self.block(
       "docs/serving.md: export THUMBFORGE_KEY=$(openssl rand -hex 32) THUMBFORGE_SALT=$(openssl rand -hex 16)"
     )
-    let lines = try Self.run(key, in: root, environment: environment).split(separator: "\n")
+    let lines = try await Self.run(key, in: root, environment: environment).split(separator: "\n")
     #expect(lines.count == 2 && lines[0] == lines[1], "\(lines)")
     #expect(lines.first?.hasSuffix("/tile/Resorts/les-arcs@2x.jpg") == true, "\(lines)")
   }
 
   @Test("docs/xcode-and-plugin.md: the Run Script phase builds, or warns without the tool")
-  func runScriptPhase() throws {
+  func runScriptPhase() async throws {
     let (root, environment) = try ExamplesTests.checkout()
     defer { try? FileManager.default.removeItem(at: root) }
     let phase = try Self.block(
       "docs/xcode-and-plugin.md: export PATH=\"$PATH:/opt/homebrew/bin:/usr/local/bin\"")
     var variables = environment
     variables["SRCROOT"] = root.path
-    _ = try Self.run(phase, in: root, environment: variables)
+    _ = try await Self.run(phase, in: root, environment: variables)
     #expect(
       FileManager.default.fileExists(
         atPath: root.appendingPathComponent("Build/manifest.json").path))
     variables["PATH"] = "/usr/bin:/bin"
-    let warned = try Self.run(phase, in: root, environment: variables)
+    let warned = try await Self.run(phase, in: root, environment: variables)
     #expect(warned.contains("warning: thumbforge is not installed"), "\(warned)")
   }
 }
@@ -203,9 +206,11 @@ struct DocsExamplesTests {
 extension DocsExamplesTests {
   /// A catalog as a team has one: built from the sample folder, with nothing of
   /// ThumbForge's beside it.
-  static func makeCatalog(at catalog: URL, root: URL, _ environment: [String: String]) throws {
+  static func makeCatalog(at catalog: URL, root: URL, _ environment: [String: String])
+    async throws
+  {
     let folder = catalog.deletingLastPathComponent().path
-    try ExamplesTests.shell(
+    try await ExamplesTests.shell(
       "thumbforge build Assets -q --output '\(catalog.path)' && rm -f '\(folder)'/manifest.json '\(folder)'/.thumbforge*",
       in: root, environment: environment
     ).status.expectZero()

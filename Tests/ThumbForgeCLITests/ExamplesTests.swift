@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 import Yams
 
 /// The sharded-build examples under `Examples/` are run here as written: their shell steps,
@@ -25,9 +26,16 @@ struct ExamplesTests {
     return (root, ["PATH": root.appendingPathComponent("bin").path + ":" + path])
   }
 
-  /// Runs a step's shell text with `sh -e`; returns its exit status and output.
-  static func shell(_ script: String, in folder: URL, environment: [String: String]) throws
-    -> (status: Int32, output: String)
+  /// Runs a step's shell text with `sh -e`; returns its exit status and output. Waited for
+  /// on a thread of its own (see ``offPool(_:)``).
+  static func shell(_ script: String, in folder: URL, environment: [String: String])
+    async throws -> (status: Int32, output: String)
+  {
+    try await offPool { try wait(script, in: folder, environment: environment) }
+  }
+
+  private static func wait(_ script: String, in folder: URL, environment: [String: String])
+    throws -> (status: Int32, output: String)
   {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -74,14 +82,14 @@ struct ExamplesTests {
     #expect(matrix == Array(1...matrix.count))
     for shard in matrix {
       for script in runs("shard") {
-        let step = try Self.shell(
+        let step = try await Self.shell(
           script.replacingOccurrences(of: "${{ matrix.shard }}", with: "\(shard)"), in: root,
           environment: environment)
         #expect(step.status == 0, "shard \(shard): \(step.output)")
       }
     }
     for script in runs("merge") {
-      let step = try Self.shell(script, in: root, environment: environment)
+      let step = try await Self.shell(script, in: root, environment: environment)
       #expect(step.status == 0, "\(script)\n\(step.output)")
     }
     let single = try await Self.singleBuild(
@@ -123,11 +131,11 @@ struct ExamplesTests {
     for index in 0..<completions {
       var variables = environment
       variables["JOB_COMPLETION_INDEX"] = "\(index)"
-      let step = try Self.shell(
+      let step = try await Self.shell(
         local(try script(shards)), in: root, environment: variables)
       #expect(step.status == 0, "completion index \(index): \(step.output)")
     }
-    let merge = try Self.shell(
+    let merge = try await Self.shell(
       local(try script(job("thumbforge-merge"))), in: root, environment: environment)
     #expect(merge.status == 0, "\(merge.output)")
     let single = try await Self.singleBuild(

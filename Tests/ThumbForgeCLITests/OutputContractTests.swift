@@ -222,6 +222,13 @@ enum CappedCLI {
       "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
     let script = "ulimit -v \(addressSpaceKB) && exec " + quoted.joined(separator: " ")
+    // Waited for on a thread of its own, not one of the test runner's shared threads.
+    return try await offPool { try wait(script, in: folder, arguments: arguments) }
+  }
+
+  private static func wait(_ script: String, in folder: URL, arguments: [String]) throws
+    -> CLIResult
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", script]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbForgeTestSupport
 
 @testable import ThumbForge
 
@@ -140,7 +141,7 @@ struct SwiftAccessorGeneratorTests {
   }
 
   @Test(.enabled(if: SwiftCompiler.path != nil, "swiftc not found"))
-  func generatedFileTypechecks() throws {
+  func generatedFileTypechecks() async throws {
     let names = [
       "United States", "united_states", "2x Photo", "Zürich", "Zu\u{308}rich", "東京", "🇦🇹",
       "default", "class", "self", "Self", "Type", "Protocol", "init", "deinit", "subscript",
@@ -169,18 +170,22 @@ struct SwiftAccessorGeneratorTests {
     let file = directory.appendingPathComponent("Asset.swift")
     try (source + usage).write(to: file, atomically: true, encoding: .utf8)
 
+    let compiler = try #require(SwiftCompiler.path)
     for languageMode in ["5", "6"] {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: try #require(SwiftCompiler.path))
-      process.arguments = ["-typecheck", "-swift-version", languageMode, file.path]
-      let errors = Pipe()
-      process.standardError = errors
-      try process.run()
-      let output = errors.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
+      // swiftc runs for seconds: waited for on a thread of its own.
+      let (status, output) = try await offPool { () throws -> (Int32, Data) in
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: compiler)
+        process.arguments = ["-typecheck", "-swift-version", languageMode, file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+      }
       #expect(
-        process.terminationStatus == 0,
-        "Swift \(languageMode): \(String(decoding: output, as: UTF8.self))\n\(source)")
+        status == 0, "Swift \(languageMode): \(String(decoding: output, as: UTF8.self))\n\(source)")
     }
   }
 

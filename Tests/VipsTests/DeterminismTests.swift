@@ -24,10 +24,12 @@ import Vips
   @Test(
     "the same bytes at 1 and 4 libvips threads, and in two processes",
     .enabled(if: ChildTestRun.isAvailable && !isChild))
-  func encodingDoesNotDependOnThreadsOrProcess() throws {
-    let runs = try (0..<2).map { _ in
-      try ChildTestRun.run(
-        filter: "DeterminismTests/encodedInAChild", environment: [Self.childVariable: "1"])
+  func encodingDoesNotDependOnThreadsOrProcess() async throws {
+    var runs: [ChildTestRun.Result] = []
+    for _ in 0..<2 {
+      runs.append(
+        try await ChildTestRun.run(
+          filter: "DeterminismTests/encodedInAChild", environment: [Self.childVariable: "1"]))
     }
     for run in runs { #expect(run.status == 0, "\(run.output)\n\(run.errors)") }
     let digests = runs.map { run in

@@ -24,8 +24,8 @@ import Vips
     "openslideload", "heifsave_buffer", "nosuchoperation",
   ]
 
-  static func runChild(mode: String, home: String? = nil) throws -> [String: String] {
-    let child = try ChildTestRun.run(
+  static func runChild(mode: String, home: String? = nil) async throws -> [String: String] {
+    let child = try await ChildTestRun.run(
       filter: "EarlyStartTests/earlyStartChild",
       environment: [childVariable: mode, "VIPSHOME": home])
     var facts: [String: String] = ["status": "\(child.status)"]
@@ -39,9 +39,9 @@ import Vips
   @Test(
     .enabled(if: childMode == nil, "runs only in the parent process"),
     .enabled(if: canSpawnSelf, "needs /proc/self/exe to re-run the test binary (Linux)"))
-  func earlyStartLeavesTheProcessAsAStartOnFirstUse() throws {
-    let early = try Self.runChild(mode: "early")
-    let plain = try Self.runChild(mode: "plain")
+  func earlyStartLeavesTheProcessAsAStartOnFirstUse() async throws {
+    let early = try await Self.runChild(mode: "early")
+    let plain = try await Self.runChild(mode: "plain")
     for facts in [early, plain] {
       #expect(facts["status"] == "0", "child failed: \(facts)")
       #expect(facts["vipshome"] == "unset", "VIPSHOME left changed: \(facts)")
@@ -65,11 +65,11 @@ import Vips
   @Test(
     .enabled(if: childMode == nil, "runs only in the parent process"),
     .enabled(if: canSpawnSelf, "needs /proc/self/exe to re-run the test binary (Linux)"))
-  func earlyStartKeepsAVIPSHOMEOfTheUsers() throws {
+  func earlyStartKeepsAVIPSHOMEOfTheUsers() async throws {
     // libvips then looks for its modules where that names, early or not.
     let home = "/nonexistent/thumbforge-users-own-vipshome"
-    let early = try Self.runChild(mode: "early", home: home)
-    let plain = try Self.runChild(mode: "plain", home: home)
+    let early = try await Self.runChild(mode: "early", home: home)
+    let plain = try await Self.runChild(mode: "plain", home: home)
     for facts in [early, plain] {
       #expect(facts["status"] == "0", "child failed: \(facts)")
       #expect(facts["hidden"] == home && facts["vipshome"] == home, "\(facts)")

@@ -22,8 +22,8 @@ import Vips
   /// "error buffer: …"). A clean report is just "memory: high-water mark …".
   static let leakMarkers = ["alive", "allocations", "files:", "error buffer:"]
 
-  static func runChild(mode: String) throws -> ChildTestRun.Result {
-    try ChildTestRun.run(
+  static func runChild(mode: String) async throws -> ChildTestRun.Result {
+    try await ChildTestRun.run(
       filter: "LeakCheckTests/leakCheckChild",
       environment: [childVariable: mode, "THUMBFORGE_VIPS_LEAK": "1"])
   }
@@ -31,8 +31,8 @@ import Vips
   @Test(
     .enabled(if: childMode == nil, "runs only in the parent process"),
     .enabled(if: canSpawnSelf, "needs /proc/self/exe to re-run the test binary (Linux)"))
-  func libvipsReportsNoLeaks() throws {
-    let child = try Self.runChild(mode: "clean")
+  func libvipsReportsNoLeaks() async throws {
+    let child = try await Self.runChild(mode: "clean")
     // Swift Testing and libvips' report both write to stderr.
     let report = child.errors
     // The child really ran the workload and libvips really printed its report.
@@ -48,9 +48,9 @@ import Vips
   @Test(
     .enabled(if: childMode == nil, "runs only in the parent process"),
     .enabled(if: canSpawnSelf, "needs /proc/self/exe to re-run the test binary (Linux)"))
-  func leakCheckCatchesADeliberateLeak() throws {
+  func leakCheckCatchesADeliberateLeak() async throws {
     // Guards against a vacuous check: an image kept alive past shutdown must be reported.
-    let child = try Self.runChild(mode: "leak")
+    let child = try await Self.runChild(mode: "leak")
     #expect(child.errors.contains("objects alive"), "leak not reported:\n\(child.errors)")
   }
 

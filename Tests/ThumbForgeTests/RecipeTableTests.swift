@@ -43,6 +43,26 @@ struct RecipeTableTests {
     #expect(Recipe.builtin(.variants).format == .auto && Recipe.builtin(.variants).quality == 82)
   }
 
+  @Test("the README's recipe table states each kind's built-in size and scales")
+  func readmeRecipeDefaults() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    func row(_ kind: RecipeKind) -> String? {
+      readme.split(separator: "\n").first { $0.hasPrefix("| `\(kind.rawValue)` |") }.map(
+        String.init)
+    }
+    let variants = try #require(row(.variants))
+    let scales = Recipe.builtin(.variants).scales.map(String.init).joined(separator: ", ")
+    #expect(variants.contains("(default `[\(scales)]`)"), "\(variants)")
+    for kind in [RecipeKind.fit, .fill, .flag, .tile] {
+      let line = try #require(row(kind), "no README row for \(kind)")
+      let size = Recipe.builtin(kind).size
+      let text = "\(Int(size.width))×\(Int(size.height)) pt"
+      #expect(line.contains(text), "README's \(kind) row should say \(text): \(line)")
+    }
+  }
+
   /// The pages that hold the generated key tables, each between its markers: the
   /// configuration reference (top-level and recipe keys) and the serving page (`serve:`).
   static var generatedTables: [(page: String, marker: String, table: () -> String)] {
@@ -76,7 +96,8 @@ struct RecipeTableTests {
             changed = true
           } else {
             Issue.record(
-              "\(page): the \(marker) table is stale: run the tests with THUMBFORGE_UPDATE_README=1")
+              "\(page): the \(marker) table is stale: run the tests with THUMBFORGE_UPDATE_README=1"
+            )
           }
         }
       }

@@ -136,8 +136,14 @@ let package = Package(
       name: "ThumbForgeServerTests",
       dependencies: [
         "ThumbForgeServer", "ThumbForge", "Vips", "ThumbForgeTestSupport",
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        // Not HummingbirdTesting: its router tests need no HTTP client, yet the product
+        // builds one (AsyncHTTPClient, with TLS); RouterTestClient does the same in process.
+        .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: strictSettings),
     .testTarget(

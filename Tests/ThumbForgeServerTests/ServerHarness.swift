@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import Testing
 import ThumbForge
@@ -93,9 +92,4 @@ struct ServerHarness {
   func catalogFile(_ path: String) throws -> [UInt8] {
     Array(try Data(contentsOf: catalog.appendingPathComponent(path)))
   }
-}
-
-extension TestResponse {
-  var bytes: [UInt8] { Array(body.readableBytesView) }
-  var text: String { String(buffer: body) }
 }

@@ -3,7 +3,7 @@
 # temporary asset folders whose hostile masters this script generates itself (Python's zlib
 # and struct, in Scripts/attack/gen.py: no checked-in file is used), attacked by the clients
 # of Scripts/attack/attack.py. One line per row: PASS, FAIL or SKIP (reason), with what was
-# measured; exits 1 if any row failed. About 2 minutes for every row on a 2-core machine.
+# measured; exits 1 if any row failed. Every row in one run takes minutes on a 2-core machine.
 #
 #   [THUMBFORGE_BIN=PATH] Scripts/attack.sh [--only N,M,…] [--keep]
 #
@@ -47,8 +47,8 @@
 # strace when installed. --only: run only these rows; --keep: keep the temporary folder
 # (inputs, server logs, strace output) and print where it is. Installs strace as root when
 # missing. CI (.ci/run) runs it on the release build, as deployed (a debug build's
-# NIO and Hummingbird are unoptimised: under row 6 its /healthz took 0.3–0.9 s here, the
-# release build's 0.07–0.2 s).
+# NIO and Hummingbird are unoptimised: under row 6 its /healthz comes close to the 1 s
+# bound, the release build's stays far below it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD

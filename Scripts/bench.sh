@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ThumbForge side-by-side benchmark (issue 6).
+# ThumbForge side-by-side benchmark.
 #
 #   Scripts/bench.sh            full run: 100-photo large corpus + the snowseeker corpus, 3 reps,
 #                               10 000-source no-change rebuild/check, RSS growth 100/200/400
@@ -65,7 +65,7 @@ SIMDPY=$WORK/venv-simd/bin/python
 if want build; then
   step "Building ThumbForge (release, scratch path .build-bench)"
   # The release build as run.sh makes it: on Linux the Swift runtime is linked statically
-  # (about 20 ms less start-up per run: fewer shared libraries to bind).
+  # (a shorter start-up per run: fewer shared libraries to bind).
   static=()
   [ "$(uname -s)" = Linux ] && static=(--static-swift-stdlib)
   run swift build -c release --product thumbforge --scratch-path .build-bench "${static[@]}"
@@ -231,8 +231,8 @@ fi
 # trash is emptied once the timed sections are over. Deleting them just before a timed run
 # charged that run for the deletion: on journal-less ext4 (this VM's disk) every new file
 # or folder scans past the inodes freed in the last 30 s (5 min when their inode-table
-# block has been written since: recently_deleted()), about 0.4 ms each after a few
-# thousand deletes, so a run's cost depended on how many files the tools before it wrote.
+# block has been written since: recently_deleted()), a cost that grows with the
+# deletes, so a run's cost depended on how many files the tools before it wrote.
 TRASH=$WORK/trash
 discard() { [ -e "$1" ] || return 0; mkdir -p "$TRASH"; mv "$1" "$(mktemp -u "$TRASH/XXXXXXXX")"; }
 if [ -d "$TRASH" ]; then # left by an interrupted run

@@ -4,8 +4,8 @@
 #
 #   Scripts/serve-cost.sh [--connections "4 64"] [--duration S]
 #
-# Throughput on a shared 2-core machine varies by ±15 % between runs; instructions per
-# request do not (two runs agree within 1 %), so a change's cost to the warm path is
+# Throughput on a shared 2-core machine varies widely between runs; instructions per
+# request barely do, so a change's cost to the warm path is
 # measured here. Runs each server under valgrind's callgrind on the load test's folder and
 # warm paths (run Scripts/loadtest.sh --baseline REV first: it builds both binaries and
 # writes the folder), answers each path once, zeroes the counters, drives it with wrk for

@@ -212,7 +212,7 @@ func runGenerated(_ bytes: [UInt8]) -> (checked: Int, problems: [String]) {
 /// cairo and pixman objects made by libvips' vector loaders (librsvg for SVG, poppler for
 /// PDF) while a generated PDF or SVG master is rasterised can be left in a cycle no pointer
 /// reaches: LeakSanitizer reports them as indirect leaks with no direct one, allocated inside
-/// libcairo and libpixman; ThumbForge calls neither (found by the fuzz smoke of 2026-11-28).
+/// libcairo and libpixman; ThumbForge calls neither (found by the fuzz smoke).
 @_cdecl("__lsan_default_suppressions")
 package func leakSuppressions() -> UnsafePointer<CChar> {
   UnsafeRawPointer(suppressions.utf8Start).assumingMemoryBound(to: CChar.self)

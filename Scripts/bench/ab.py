@@ -7,9 +7,9 @@ so that the machine's drift affects each alike; prints the median and minimum wa
 full: every run builds into an empty catalog. rebuild / check: a no-change `build` /
 `check` of a catalog each binary built once beforehand (in its own folder: catalogs of
 different tool versions are stale for each other). Outputs go to bench-work/runs/ab/.
-Used for the README's before/after figures, e.g. the progressive decoder's removal:
+Used for the README's before/after figures, e.g. against REV, the revision before a change:
 
-    git worktree add /tmp/before 7fd5963 && (cd /tmp/before && swift build -c release \\
+    git worktree add /tmp/before REV && (cd /tmp/before && swift build -c release \\
       --product thumbforge --scratch-path .build-bench --static-swift-stdlib)
     Scripts/bench/ab.py --runs 7 bench-work/corpus/small \\
       before=/tmp/before/.build-bench/release/thumbforge now=.build-bench/release/thumbforge

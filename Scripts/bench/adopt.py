@@ -8,8 +8,8 @@ a JSON results file.
              [--work DIR]
 
 The work happens under --work (default /dev/shm where it exists): on this project's VMs the
-disk's file creation slows down several-fold within a run of creates and deletes (cp -R of
-the same catalog took 0.15 s, then 1.1, 2.5, 3.9 and 5.1 s), which would measure the disk's
+disk's file creation slows down more and more within a run of creates and deletes (each
+cp -R of the same catalog slower than the one before), which would measure the disk's
 throttling rather than the tool; a memory file system measures the tool. Each repetition's
 ratio to cp -R is recorded too.
 

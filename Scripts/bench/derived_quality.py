@@ -12,7 +12,7 @@ whole decode in floating point (pyvips `resize`), cropped as planned and rounded
 output kind it prints the mean PSNR of each catalog's decoded files against that reference
 (after JPEG encoding, as shipped) and their total bytes.
 
-Used for issue 26's finer levels: build the folder twice, once with them and once without,
+Used for the finer levels: build the folder twice, once with them and once without,
 and compare (README, *Each master is decoded once*). Needs pyvips (bench-work/venv).
 """
 import argparse

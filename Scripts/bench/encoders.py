@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Encoder effort against size and time, on the outputs of a real build (issue 26).
+"""Encoder effort against size and time, on the outputs of a real build.
 
     encoders.py FOLDER --thumbforge BIN [--reps N]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The decode-plus-encode floor of a build (issue 26), beside ThumbForge's own time.
+"""The decode-plus-encode floor of a build, beside ThumbForge's own time.
 
     floor.py FOLDER [--thumbforge BIN] [--reps N] [--json FILE]
 

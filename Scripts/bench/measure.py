@@ -12,7 +12,7 @@ hold at once); without it, null and nothing runs beside the command.
 
 The sampler is opt-in because it is not free for the command it watches: on 2 cores its
 wake-ups every 20 ms take turns from the command's threads, and a ThumbForge build of the small
-corpus measured 0.016 fewer cores busy (CPU ÷ wall) with it than without (24 alternated
+corpus kept measurably fewer cores busy (CPU ÷ wall) with it than without (alternated
 pairs). bench.sh therefore times runs unobserved and samples the tree in runs of their own.
 The command's stdout is saved to --stdout FILE when given; its stderr passes through.
 """

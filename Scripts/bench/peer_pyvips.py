@@ -120,7 +120,7 @@ def process(job):
         options = {"shrink": shrink} if shrink > 1 else {}
         # Sequential decode, then one in-memory copy shared by every output. (With libvips
         # 8.14, a random-access load copied to memory makes every later resize that uses a box
-        # pre-shrink several times slower, so a competent user loads sequentially.)
+        # pre-shrink much slower, so a competent user loads sequentially.)
         base = pyvips.Image.new_from_file(src, access="sequential", **options).autorot()
         if len(outs) > 1:
             base = base.copy_memory()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where a build's cores sit idle, stage by stage (issue 26).
+"""Where a build's cores sit idle, stage by stage.
 
     phases.py FOLDER --thumbforge BIN [--reps N] [--jobs J] [--json FILE]
 

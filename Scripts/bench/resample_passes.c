@@ -1,4 +1,4 @@
-/* The resampler's passes side by side (issue 26): one RGB photo resized with the portable,
+/* The resampler's passes side by side: one RGB photo resized with the portable,
  * AVX2 and widest (AVX-512 where the CPU has it) passes, best of N runs each, and whether
  * all three give the same bytes. Built and run by Scripts/bench/resample-passes.sh. */
 #include <stdint.h>

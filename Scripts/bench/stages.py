@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where a ThumbForge build's time goes, by stage (issue 26).
+"""Where a ThumbForge build's time goes, by stage.
 
     stages.py FOLDER --thumbforge BIN [--reps N] [--frequency HZ] [--json FILE]
 

@@ -3,7 +3,7 @@
  * With optimized tables libjpeg encodes in two passes over the quantized coefficients:
  * the first counts every symbol the image will emit, the second encodes with tables built
  * from those counts. libjpeg-turbo vectorises the second pass but counts one coefficient at
- * a time, branching on each; on 8-20 MP outputs that first pass is 40 % of encoding. This
+ * a time, branching on each; on large outputs that first pass is much of encoding. This
  * module counts the same symbols (so builds the same tables, and the file is byte for
  * byte what libjpeg writes) and then hands the output pass back to libjpeg. */
 #ifndef THUMBFORGE_JPEG_HUFFMAN_H

@@ -6,9 +6,9 @@ internal import NIOCore
 /// the channel is writable; the channel becomes unwritable only once the event loop has
 /// run the writes and more than its write buffer's high mark is pending. A writer that
 /// reads its chunks faster than a busy event loop runs them therefore queues chunk after
-/// chunk before it hears that the client is slow: measured with 50 clients reading a
-/// 26 MB output at 1 KB/s, 3–15 MB a connection, 350–980 MB in all from one run to the
-/// next. Waiting after each write for a no-op submitted to the same event loop (its tasks
+/// chunk before it hears that the client is slow: under many slow readers (row 7 of
+/// `Scripts/attack.sh`), megabytes a connection, and a total that varies from one run to
+/// the next. Waiting after each write for a no-op submitted to the same event loop (its tasks
 /// run in order) means the write before has reached the channel, so the next write
 /// suspends while the client is slow: about one chunk plus the channel's write buffer a
 /// connection.

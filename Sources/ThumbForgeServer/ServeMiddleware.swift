@@ -58,7 +58,7 @@ struct MethodFilter: RouterMiddleware {
 /// ``ImageServer/router()`` adds it after the fixed routes, so Hummingbird applies it only to
 /// what they leave unmatched (its not-found responder) and it never calls `next`. As a `**`
 /// route instead, every image path was walked through the router's trie one character at a
-/// time: about 5 % of a cached answer's instructions (callgrind, `Scripts/loadtest.sh`'s
+/// time: a visible share of a cached answer's instructions (callgrind, `Scripts/loadtest.sh`'s
 /// warm paths).
 struct ImageRoute: RouterMiddleware {
   typealias Context = ServeContext

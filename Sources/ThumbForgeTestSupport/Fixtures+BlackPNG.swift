@@ -3,7 +3,7 @@ package import Foundation
 /// Very large but tiny PNG files, for checks of pixel limits that must not decode them.
 extension Fixtures {
   /// A valid PNG of `width`×`height` 1-bit grey pixels, all black, made without libvips so
-  /// that even a 30000×30000 image takes milliseconds: one fixed-Huffman deflate block of
+  /// that even a 30000×30000 image is quick to make: one fixed-Huffman deflate block of
   /// runs of zero bytes.
   package static func blackPNG(width: Int, height: Int) -> Data {
     var header: [UInt8] = []

@@ -10,8 +10,8 @@ internal import CVips
 ///
 /// `vips_foreign_find_load` asks every loader class whether it takes the file: it lists and
 /// sorts them all on each call, and most of them open and read the file to decide. On the
-/// SnowSeeker build that was about 4 ms of CPU, much of it in the first probes, where
-/// both threads wait for the classes' first initialisation. JPEG and PNG are nearly every
+/// SnowSeeker build that was a noticeable share of the CPU, much of it in the first probes,
+/// where both threads wait for the classes' first initialisation. JPEG and PNG are nearly every
 /// master, and their signatures name libvips' loader for them (`jpegload`, `pngload`:
 /// the built-in loaders of highest priority, which `CommonLoaderTests` checks against
 /// `vips_foreign_find_load`); for any other file libvips looks as usual.

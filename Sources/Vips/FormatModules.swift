@@ -11,8 +11,8 @@ import Synchronization
 /// on first need rather than at start-up.
 ///
 /// libvips 8.14 links every module in its module folder during `vips_init`: libheif,
-/// poppler, libjxl, ImageMagick and OpenSlide with their dependencies, about 30 ms of
-/// every process (a third of a no-change rebuild) although most builds only read JPEG,
+/// poppler, libjxl, ImageMagick and OpenSlide with their dependencies, a large part of
+/// every process's start-up (and of a no-change rebuild) although most builds only read JPEG,
 /// PNG and SVG, which libvips handles itself. So libvips starts with that folder hidden,
 /// and the first lookup that misses (no loader for a file or buffer, no operation or
 /// saver of that name) loads all of them and looks again: what can be read or written
@@ -65,8 +65,8 @@ enum FormatModules {
   /// elsewhere, where libvips then loads its modules itself).
   private static func moduleFolder() -> String? {
     #if os(Linux)
-      // The whole table in one read, searched as bytes: it lists every mapping of the ~100
-      // libraries libvips links, and decoding each line as text cost ~6 ms of every run.
+      // The whole table in one read, searched as bytes: it lists every mapping of the many
+      // libraries libvips links, and decoding each line as text cost time on every run.
       let fd = open("/proc/self/maps", O_RDONLY)
       guard fd >= 0 else { return nil }
       defer { close(fd) }

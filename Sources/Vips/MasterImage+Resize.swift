@@ -137,7 +137,8 @@ extension MasterImage {
   }
 
   /// How many times larger than an output a finer level must be on each axis (3/2): the
-  /// smallest ratio measured at 51 dB or more (see ``finerLevels(_:base:)``).
+  /// smallest ratio whose outputs keep 51 dB or more (see ``finerLevels(_:base:)``; measured
+  /// by `Scripts/bench/derived_quality.py`).
   package static let finerGap = (numerator: 3, denominator: 2)
 
   /// Finer levels are only used for files of at least this many pixels (4 MP, after

@@ -26,7 +26,7 @@ package struct MasterImage: Sendable {
   /// `height`, whatever its region) decides how far the file may be shrunk on load.
   /// Nothing is decoded yet beyond the header. A JPEG that shrinks has its header read twice,
   /// as libvips' `thumbnail` does: once for its size and orientation, once with the factor
-  /// (about 0.2 ms, against the 20 ms and more of decoding a photo).
+  /// (cheap next to decoding a photo).
   ///
   /// `limitInputPixels` is the most pixels (width × height as stored) the file may have;
   /// a larger one is refused after reading only its header, here and again by the direct

@@ -33,7 +33,7 @@ package enum Vips {
   }
 
   /// Starts libvips on a thread of its own and returns at once, so that its start-up
-  /// (about 2 ms, and the first use of each operation class, which libvips builds on first
+  /// (its own, and the first use of each operation class, which libvips builds on first
   /// use while other threads wait) overlaps what the caller does meanwhile, such as parsing
   /// arguments and reading the configuration. The first call that needs libvips waits for
   /// it; so does the process's exit.
@@ -93,7 +93,7 @@ package enum Vips {
   ///   up another.
   /// - **The same bytes everywhere.** The compiled code differs per CPU; the C paths do not.
   ///
-  /// Cost, measured on the sample folder: none (ThumbForge resamples 8-bit images with its
+  /// Cost: none to speak of (ThumbForge resamples 8-bit images with its
   /// own code; liborc served only the smart crop's working images).
   package static var isVectorEnabled: Bool {
     _ = try? initialize()
@@ -109,8 +109,8 @@ package enum Vips {
   /// of tens of megabytes pile up in arenas while mid-sized codec buffers are unmapped and
   /// faulted in again on every image. With one arena per job, blocks of 16 MB and more
   /// mapped on their own (returned at once when freed) and up to 64 MB of free heap kept,
-  /// measured: peak RSS 263 → 208 MB on 10 photos of 12–24 MP, and system time 0.41 →
-  /// 0.15 s on the SnowSeeker photos (progressive JPEGs), at the same user time.
+  /// a build of large photos peaks lower and spends less system time (fewer page faults),
+  /// at the same user time.
   package static func tuneAllocator(arenas: Int) {
     _ = cvips_tune_malloc(Int32(max(1, arenas)), 16 << 20, 64 << 20)
   }
@@ -120,8 +120,8 @@ package enum Vips {
   ///
   /// A build calls it when its workers move on from the large masters to much smaller
   /// ones: the large ones' freed buffers would otherwise stay resident under everything the
-  /// small ones add (on the SnowSeeker folder, the flags' masks fault in 6 MB of librsvg at
-  /// the very end), so the peak is the large masters' alone.
+  /// small ones add (on the SnowSeeker folder, the flags' masks fault in librsvg at the
+  /// very end), so the peak is the large masters' alone.
   package static func returnFreeMemory() {
     cvips_trim_malloc()
   }

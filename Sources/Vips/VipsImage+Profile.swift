@@ -60,7 +60,8 @@ extension VipsImage {
   /// P3, 50 for Adobe RGB, 77 for ProPhoto RGB). Reads the header only; transforms seven
   /// pixels.
   ///
-  /// Building the transforms costs about 20 ms, so results are remembered by profile: the
+  /// Building the transforms costs far more than reading a header, so results are
+  /// remembered by profile: the
   /// masters of a folder share a handful of profiles (a camera's, a design tool's).
   package func gamutBeyondSRGB() -> Double {
     guard let profile = iccProfile, bands >= 3,

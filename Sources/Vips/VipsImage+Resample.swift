@@ -6,7 +6,7 @@ extension VipsImage {
   /// whole result when `nil`), computing only the pixels of that region.
   ///
   /// Opaque 8-bit images go through ThumbForge's own vectorised resampler (the same kernels,
-  /// three to five times faster than libvips 8.14's `reduce`, integer-only so every CPU
+  /// faster than libvips 8.14's `reduce`, see docs/performance.md; integer-only so every CPU
   /// gives the same bytes); the result is a memory image. Anything else (alpha, 16-bit,
   /// float, the nearest kernel) uses libvips' `resize` and `extract_area`.
   package func resize(
@@ -40,7 +40,7 @@ extension VipsImage {
 extension VipsImage {
   /// Halves the image with a 2×2 box filter (an odd last row or column is dropped), as
   /// libvips' `shrink(2)` does; for opaque 8-bit images in ThumbForge's own code, which is
-  /// several times faster than libvips 8.14's. The result is a memory image.
+  /// faster than libvips 8.14's. The result is a memory image.
   package func halved() throws(VipsError) -> VipsImage {
     guard width >= 2, height >= 2 else {
       throw VipsError(context: "shrink", message: "a \(width)x\(height) image cannot be halved")

@@ -4,7 +4,7 @@ import ThumbForge
 import ThumbForgeTestSupport
 import Vips
 
-/// `--json` (issue 25): the real report of each case conforms to
+/// `--json`: the real report of each case conforms to
 /// `Schemas/build-report.schema.json`, says its schema version, and exists for a
 /// configuration error and an interrupted run too (which printed nothing, or were
 /// undescribed).

@@ -38,8 +38,8 @@ struct OutputContractTests {
   }
 
   /// A 99-byte 1×5000 PNG through a `fill` with `gravity: attention` at 1x and 2x took
-  /// 2.3 and 8.9 GB (the smart crop looked at the whole enlargement). Under a 2 GB address
-  /// space cap it now renders, at its exact size.
+  /// more than the cap below (the smart crop looked at the whole enlargement). Under a 2 GB
+  /// address space cap it now renders, at its exact size.
   @Test("a smart crop of a thin master renders within a 2 GB cap")
   func smartCropIsBounded() async throws {
     let box = try Sandbox(
@@ -88,8 +88,8 @@ struct OutputContractTests {
   }
 
   /// With one job, libvips ran its own two threads, and its threaded sink sometimes lost the
-  /// loader's error: a truncated 98×6 PNG used as-is shipped in about one build in six (found
-  /// by the pipeline property test, seed 438697222). libvips now always runs single-threaded.
+  /// loader's error: a truncated 98×6 PNG used as-is shipped in some builds (found by the
+  /// pipeline property test). libvips now always runs single-threaded.
   @Test("with one job, a damaged copied master is refused in every build")
   func damagedCopyRefusedEveryTime() async throws {
     let box = try Sandbox(config: "output: ../out/Assets.xcassets\nconcurrency: 1\n")

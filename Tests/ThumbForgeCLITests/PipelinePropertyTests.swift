@@ -3,7 +3,7 @@ import Testing
 import ThumbForgeTestSupport
 import Vips
 
-// The pipeline property (issue 22): for generated asset folders and configurations
+// The pipeline property: for generated asset folders and configurations
 // (AssetFolderGenerator: every input format, extreme shapes, damaged masters, orientations,
 // profiles, layouts, metadata; recipes from the key table with boundary values), the real
 // `thumbforge` binary, under a memory cap, never crashes; its problems name the folder's

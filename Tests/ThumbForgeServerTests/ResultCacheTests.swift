@@ -53,7 +53,7 @@ struct ResultCacheTests {
     return cache.usage.bytes
   }
 
-  /// 300 outputs of ~360 bytes counted as bytes took 13 times `cache-size` on disk.
+  /// 300 small outputs counted as bytes took many times `cache-size` on disk.
   @Test("the cap counts disk blocks: 300 small results keep the folder's disk use within it")
   func diskBlocks() throws {
     let folder = Self.folder()

@@ -7,7 +7,7 @@ import Vips
 
 @testable import ThumbForgeServer
 
-/// `serve` facing hostile folders and requests (issue 23); the rows that need a real
+/// `serve` facing hostile folders and requests; the rows that need a real
 /// process, a socket or a proxy are in `Scripts/attack.sh` and `ServeCLITests`.
 @Suite("serve: hardening")
 struct ServeHardeningTests {

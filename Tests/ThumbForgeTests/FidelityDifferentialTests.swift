@@ -131,10 +131,10 @@ struct FidelityDifferentialTests {
   /// libvips' Lanczos 3 against the same upright sRGB pixels resized by the Vips module's
   /// own Lanczos-3 resampler (`resize(width:height:kernel:region:)`, what ThumbForge uses for
   /// opaque 8-bit images), before any encoding; (2) the output against that second resize
-  /// encoded at the recipe's quality. Why: the two resamplers differ by about 0.2 per band
+  /// encoded at the recipe's quality. Why: the two resamplers differ by a fraction of a band
   /// value, and two q82 encodes of pixels that differ that little re-quantise this picture's
-  /// fine colour texture (near Nyquist at 1x) differently, amplifying 0.2 to 1.3–2.7 (measured
-  /// on the fixed set). Orientation, colour conversion and alpha are still checked against the
+  /// fine colour texture (near Nyquist at 1x) differently, amplifying that small difference
+  /// on the fixed set. Orientation, colour conversion and alpha are still checked against the
   /// independent reference; only the kernel implementation is compared before encoding.
   static func splitJPEG(_ reference: FidelityReference, _ expected: VipsImage, _ output: VipsImage)
     throws -> (explained: Bool, text: String)?

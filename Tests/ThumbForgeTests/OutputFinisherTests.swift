@@ -6,7 +6,7 @@ import Vips
 
 @testable import ThumbForge
 
-/// A job's outputs finished on idle cores (issue 26): in parallel, with the same bytes.
+/// A job's outputs finished on idle cores: in parallel, with the same bytes.
 @Suite("Output finisher")
 struct OutputFinisherTests {
   static func file(_ index: Int) -> RenderedFile {
@@ -32,8 +32,7 @@ struct OutputFinisherTests {
 
   /// `concurrency` or `--jobs` above the core count: every job starts at once. On one
   /// concurrent Dispatch queue only one per core started, the rest when libdispatch saw the
-  /// threads blocked, about a second later each (a build at four jobs on two cores took
-  /// 1.05 s instead of 0.27 s).
+  /// threads blocked, much later each (a build at four jobs on two cores took far longer).
   @Test("more jobs than cores all run at once")
   func moreJobsThanCoresStartAtOnce() {
     // Deterministic, without a time window: every job waits until all of them are running,

@@ -6,7 +6,7 @@ import Vips
 @testable import ThumbForge
 
 /// A master both shipped as-is and resized is decoded once: the decode that checks the
-/// copied bytes feeds the resizes (issue 26).
+/// copied bytes feeds the resizes.
 @Suite("Shared decode of copied masters")
 struct SharedDecodeTests {
   static let config = """

@@ -5,7 +5,7 @@ import Testing
 @testable import ThumbForge
 
 /// The work queue's hook where the small items begin: what a build uses to give the large
-/// jobs' freed memory back before the small ones (issue 26).
+/// jobs' freed memory back before the small ones.
 @Suite("Work queue")
 struct WorkQueueTests {
   /// One entry per call or item, in the order they happened on each thread.

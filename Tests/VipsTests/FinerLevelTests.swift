@@ -4,7 +4,7 @@ import ThumbForgeTestSupport
 import Vips
 
 /// A large master's smaller outputs are resized from its largest whole-frame output, not
-/// from the file (issue 26): a fraction of the work, the picture of a resize of the file.
+/// from the file: a fraction of the work, the picture of a resize of the file.
 @Suite struct FinerLevelTests {
   /// A 3x photo's requests at 4000×3000: the 2x variant, the 1x variant, a fit into 1024,
   /// a fill of 1200×800 and a 300 pt tile at 2x (both cut from a larger resize).

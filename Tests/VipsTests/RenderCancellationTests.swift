@@ -7,8 +7,8 @@ import Vips
 /// A render cancelled from another thread stops inside libvips (its loaded images' kill
 /// flag) or between the resampler's strips, instead of running to the end.
 @Suite struct RenderCancellationTests {
-  /// Resizes while decoding a 6000×4500 image computed on demand (an enlargement, seconds
-  /// of work strip by strip): cancelled from another thread, it stops at the next strip.
+  /// Resizes while decoding a 6000×4500 image computed on demand (an enlargement, long work
+  /// strip by strip): cancelled from another thread, it stops at the next strip.
   @Test func cancellingStopsAResizeUnderWay() throws {
     let png = try Fixtures.gradient(width: 4, height: 3).encoded(as: .png)
     let cancellation = RenderCancellation()

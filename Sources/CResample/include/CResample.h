@@ -3,9 +3,9 @@
 
 #include <stdint.h>
 
-/* Separable 8-bit resampler (see resample.c). libvips 8.14's reduce is 3-5x slower than
- * a vectorised fixed-point filter on 8-bit images; ThumbForge uses this one for opaque
- * 8-bit images and libvips for everything else. */
+/* Separable 8-bit resampler (see resample.c). libvips 8.14's reduce is slower than a
+ * vectorised fixed-point filter on 8-bit images (docs/performance.md has the figures);
+ * ThumbForge uses this one for opaque 8-bit images and libvips for everything else. */
 
 typedef enum {
   CRESAMPLE_LINEAR = 0,

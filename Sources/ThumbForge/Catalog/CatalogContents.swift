@@ -42,7 +42,7 @@ enum CatalogContents {
   /// template rendering intent, and is left out when none is set.
   ///
   /// Written directly rather than through an ``XcodeJSON`` tree: every build makes the text of
-  /// every imageset (it is part of the imageset's key), and the tree cost 6 µs an imageset.
+  /// every imageset (it is part of the imageset's key), and the tree's cost added up.
   /// The keys are written in sorted order, as ``XcodeJSON`` sorts them (each slot's entry by
   /// ``Slot/imageSetEntry(filename:listsGamut:)``); tests compare both writers on many
   /// entries.

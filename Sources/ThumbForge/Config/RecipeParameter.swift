@@ -30,8 +30,8 @@ struct RecipeParameter: Sendable {
   /// The type and range in words.
   let typeSummary: String
   /// The ``Recipe`` field the key sets, as written in Swift (`\Recipe.cornerRadius`).
-  /// Spelt on demand: describing a key path reflects on it, about 2 ms for every parameter
-  /// at once, which every build would otherwise pay at start-up on one core.
+  /// Spelt on demand: describing a key path reflects on it, costly for every parameter at
+  /// once, which every build would otherwise pay at start-up on one core.
   var fieldName: String { describeField() }
   private let describeField: @Sendable () -> String
 

@@ -9,7 +9,7 @@ internal import Foundation
 /// Remembered file facts keyed by path, reused while size and modification time match, so
 /// a no-change rebuild neither decodes headers nor hashes files. A cache only: deleting it
 /// is always safe. Stored as tab-separated lines: it is read on every run, and a line
-/// format parses many times faster than JSON for tens of thousands of entries.
+/// format parses faster than JSON for tens of thousands of entries.
 struct ProbeCache: Sendable, Equatable {
   static let header = "thumbforge-cache 6"
 

@@ -1,7 +1,7 @@
 internal import Foundation
 
 /// A copy of the last manifest in tab-separated lines, kept beside it so that a run reads it
-/// many times faster than the JSON. It records the size, modification and change times and
+/// faster than the JSON. It records the size, modification and change times and
 /// inode of the `manifest.json` it copies and is used only while all four still match, so
 /// any edit, copy or replacement of the manifest makes the run read the JSON again. A cache
 /// only: deleting it is always safe.

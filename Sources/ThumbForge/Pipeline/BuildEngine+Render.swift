@@ -102,7 +102,7 @@ extension BuildEngine {
   /// large photo alone (the order changes nothing in the outputs); and the position where
   /// the jobs under an eighth of the largest begin (flags after photos), before which each
   /// worker gives the large jobs' freed memory back, so that what the small ones add is not
-  /// stacked on it (SnowSeeker: peak RSS 104–109 → 100–101 MB, the same time).
+  /// stacked on it (a lower peak RSS, in the same time).
   static func order(_ byJob: [Int: [PlannedImageSet]], plan: BuildPlan)
     -> (jobs: [Int], smallFrom: Int?)
   {

@@ -18,7 +18,7 @@ package struct BuildEngine: Sendable {
   }
 
   /// The default number of parallel jobs: one per core, with libvips itself single-threaded
-  /// (measured fastest on 2 cores; see the README).
+  /// (the fastest setting in the benchmarks; see docs/performance.md).
   package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
   var width: Int {
@@ -119,8 +119,8 @@ package struct BuildEngine: Sendable {
   }
 
   /// Frees a run's large values on another thread: the previous manifest, the plan and the
-  /// decision are tens of thousands of small allocations, and freeing them took about a tenth
-  /// of a no-change run of 10 000 sources on the thread that has to finish the run. (A
+  /// decision are tens of thousands of small allocations, and freeing them took a large part
+  /// of a no-change run of many sources on the thread that has to finish the run. (A
   /// process that exits meanwhile simply does not wait for it.)
   static func discardInBackground<each Value: Sendable>(_ values: repeat each Value) {
     let box = (repeat each values)

@@ -5,8 +5,8 @@
 /// them). Keys are not written: for one type they are always the same, in the same order.
 ///
 /// Not a file format — nothing decodes it. It exists because the cache key of every imageset
-/// is derived from the whole planned value on every run, and JSONEncoder made a no-change
-/// rebuild of 10 000 sources take 0.8 s instead of 0.3 s (see CHANGELOG).
+/// is derived from the whole planned value on every run, and JSONEncoder made the no-change
+/// rebuild of 10 000 sources much slower (its time: docs/performance.md).
 final class CanonicalEncoder {
   /// The bytes so far.
   fileprivate(set) var bytes: [UInt8] = []

@@ -4,8 +4,8 @@ internal import Vips
 /// Rendered masks and borders (``FlagShape``), by their SVG text.
 ///
 /// Every flag of one size has the same mask and border, and rendering them (librsvg through
-/// libvips' `svgload`) cost about as much as the rest of a flag output: on SnowSeeker, ten
-/// flags of two sizes took 10 of the build's last 43 ms. The pixels are kept, never an image:
+/// libvips' `svgload`) cost about as much as the rest of a flag output, a visible part of
+/// the end of a build such as SnowSeeker's. The pixels are kept, never an image:
 /// each use gets a memory image of its own, linked to no other, so that no pipeline shares
 /// an image with another thread's (see `VipsImage.detached()`). The pixels are the ones
 /// `svgload` gives, so the outputs are the same bytes as without the cache.

@@ -4,8 +4,8 @@ internal import Foundation
 /// own `State` (e.g. a reusable encoder). For pure work of many small items, like planning.
 ///
 /// `perChunk` is the fewest items worth a chunk of their own: below it, handing work to
-/// another thread costs more than it saves (256 for items of a few microseconds, like one
-/// stamp comparison; a handful for items of a tenth of a millisecond, like a job's plan).
+/// another thread costs more than it saves (256 for tiny items, like one stamp
+/// comparison; a handful for larger items, like a job's plan).
 enum ParallelMap {
   static func map<Item: Sendable, Result: Sendable, State>(
     _ items: [Item], perChunk: Int = 256,

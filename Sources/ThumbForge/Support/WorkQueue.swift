@@ -48,8 +48,8 @@ struct WorkQueue: Sendable {
     // One thread per slot, each taking the next item while items are left, so that
     // `slots.count` items run at once whatever the core count. (Dispatch's concurrent
     // queues run one item per core and start more only when their monitor sees threads
-    // blocked, about a second later; a serial queue per item measured 5 % slower at two
-    // jobs on SnowSeeker.)
+    // blocked, much later; a serial queue per item was slower at two jobs on
+    // SnowSeeker.)
     for _ in 0..<min(slots.count, items.count) {
       group.enter()
       let worker = Thread {

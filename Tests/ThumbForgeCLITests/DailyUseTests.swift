@@ -3,9 +3,9 @@ import Testing
 import ThumbForgeTestSupport
 import Vips
 
-/// Issue 25, "Daily use in an iOS team": each observed problem, through the real binary.
-/// Every test here failed on the code the issue was reported against.
-@Suite("Daily use (issue 25)", .timeLimit(.minutes(10)))
+/// Daily use in an iOS team: each problem a team meets, through the real binary.
+/// Every test here failed on the code before its fix.
+@Suite("Daily use", .timeLimit(.minutes(10)))
 struct DailyUseTests {
   /// A timestamped line of a watch: `[14:03:07] …`.
   static func isStamped(_ line: Substring) -> Bool {

@@ -47,6 +47,7 @@ extension FidelityCase {
     case .grey: return Fixtures.greyProfile()
     case .sRGB: return try swatch.iccTransformed(to: "srgb").iccProfile
     case .displayP3: return try Fixtures.displayP3(swatch).iccProfile
+    case .adobeRGB: return Fixtures.adobeRGBProfile()
     case .cmyk: return try swatch.iccTransformed(to: "cmyk").iccProfile
     }
   }
@@ -56,6 +57,10 @@ extension FidelityCase {
   /// The master file's bytes. The pixels are tagged with the profile (not converted into
   /// it): the file says its samples are in that space.
   package func masterBytes() throws -> [UInt8] {
+    if let bits = depth.lowBits {
+      if format == .tiff { return try tiff(try pixels(), icc: try profileBytes()) }
+      return isPalette ? lowPalettePNG(bits: bits) : try lowGreyPNG(bits: bits)
+    }
     if depth == .palette {
       var master = GeneratedMaster(
         path: "m", format: format == .gif ? .gif : .png, width: width, height: height,
@@ -85,13 +90,16 @@ extension FidelityCase {
     return try image.encoded(as: saver, options: options)
   }
 
-  /// An uncompressed little-endian TIFF of `image` (8 or 16 bits, 1–4 bands or CMYK),
+  /// An uncompressed little-endian TIFF of `image` (8 or 16 bits, 1–4 bands or CMYK; grey
+  /// at 1, 2 or 4 bits),
   /// alpha unassociated, with `icc` in tag 34675.
   func tiff(_ image: VipsImage, icc: [UInt8]?) throws -> [UInt8] {
     let count = image.bands
-    let bits = depth == .sixteen ? 16 : 8
+    let bits = depth == .sixteen ? 16 : depth.lowBits ?? 8
     var data: [UInt8] = []
-    if bits == 8 {
+    if bits < 8 {
+      data = packedGreyRows(bits: bits)
+    } else if bits == 8 {
       data = try image.pixelBytes()
     } else {
       let maximum = 65535

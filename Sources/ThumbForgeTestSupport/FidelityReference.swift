@@ -4,20 +4,32 @@ package import Vips
 /// ThumbForge's render path): the master file loaded, turned upright, its colour converted
 /// to 8-bit sRGB through its embedded profile (libvips' `colourspace` when it has none),
 /// its alpha separated and brought to 8 bits (16-bit alpha: value / 257, rounded), then
-/// Lanczos-3 resized with alpha premultiplied around the resize.
+/// Lanczos-3 resized with alpha premultiplied around the resize, and shaped as each recipe
+/// says (``expected(_:scale:resampler:)``).
 package struct FidelityReference {
   /// The upright master in 8-bit sRGB (3 bands, or 4 with alpha), at master size.
   package let full: VipsImage
+  /// The mistake made on purpose, if any (``FidelityBreak``).
+  package let breaking: FidelityBreak?
 
-  package init(masterPath: String, autoRotate: Bool = true) throws {
+  /// Which resampler resizes: libvips' (the reference; enlargements by
+  /// ``LanczosResampler``), or the Vips module's own (to tell a resampler's difference apart
+  /// from an encoder's).
+  package enum Resampler: Sendable { case libvips, vipsModule }
+
+  package init(masterPath: String, autoRotate: Bool = true, breaking: FidelityBreak? = nil)
+    throws
+  {
+    self.breaking = breaking
     var master = try VipsImage.load(path: masterPath)
-    if autoRotate { master = try master.autoRotated() }
+    if autoRotate && breaking != .noRotation { master = try master.autoRotated() }
     var colour = master
     var alpha: VipsImage?
     if master.hasAlpha {
       colour = try master.extractBand(0, count: master.bands - 1)
       alpha = try Self.alpha8(try master.extractBand(master.bands - 1))
     }
+    if breaking == .ignoreProfile { colour = try colour.removingField("icc-profile-data") }
     if colour.hasICCProfile {
       colour = try colour.iccTransformed(to: "srgb")
     } else if colour.interpretation != .srgb || colour.format != .uchar {
@@ -43,29 +55,29 @@ package struct FidelityReference {
     return try VipsImage.pixels(bytes, width: band.width, height: band.height, bands: 1)
   }
 
-  /// The reference at `width` × `height` (Lanczos 3; premultiplied when there is alpha).
-  package func resized(width: Int, height: Int) throws -> VipsImage {
-    guard full.hasAlpha else {
-      return try full.resize(width: width, height: height, kernel: .lanczos3).copiedToMemory()
+  /// The reference at `width` × `height` (Lanczos 3; premultiplied when there is alpha):
+  /// a reduction by the chosen resampler, an enlargement by ``LanczosResampler``.
+  package func resized(width: Int, height: Int, resampler: Resampler = .libvips) throws
+    -> VipsImage
+  {
+    func resize(_ image: VipsImage) throws -> VipsImage {
+      switch resampler {
+      case .libvips: try image.resize(width: width, height: height, kernel: .lanczos3)
+      case .vipsModule:
+        try image.resize(width: width, height: height, kernel: .lanczos3, region: nil)
+      }
     }
     if width == full.width && height == full.height { return full }
-    let float = try full.premultiplied().resize(width: width, height: height, kernel: .lanczos3)
-      .unpremultiplied()
+    if resampler == .libvips && (width > full.width || height > full.height) {
+      return try LanczosResampler.resize(full, width: width, height: height)
+    }
+    guard full.hasAlpha else { return try resize(full).copiedToMemory() }
+    let float = try resize(try full.premultiplied()).unpremultiplied()
     return try Self.rounded(float)
   }
 
   /// A float image as 8 bits, rounded to nearest (libvips' cast truncates).
   static func rounded(_ image: VipsImage) throws -> VipsImage {
-    let memory = try image.cast(to: .float).copiedToMemory()
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(image.width * image.height * image.bands)
-    for y in 0..<image.height {
-      for x in 0..<image.width {
-        for value in try memory.pixel(x: x, y: y) {
-          bytes.append(UInt8(min(255, max(0, value.rounded()))))
-        }
-      }
-    }
-    return try VipsImage.pixels(bytes, width: image.width, height: image.height, bands: image.bands)
+    try image.rounded().cast(to: .uchar).copiedToMemory()
   }
 }

@@ -8,20 +8,49 @@ package import Vips
 /// says (``expected(_:scale:resampler:)``).
 package struct FidelityReference {
   /// The upright master in 8-bit sRGB (3 bands, or 4 with alpha), at master size.
-  package let full: VipsImage
+  package private(set) var full: VipsImage
   /// The mistake made on purpose, if any (``FidelityBreak``).
   package let breaking: FidelityBreak?
 
   /// Which resampler resizes: libvips' (the reference; enlargements by
-  /// ``LanczosResampler``), or the Vips module's own (to tell a resampler's difference apart
-  /// from an encoder's).
-  package enum Resampler: Sendable { case libvips, vipsModule }
+  /// ``LanczosResampler``), the Vips module's own (to tell a resampler's difference apart
+  /// from an encoder's), or ``LanczosResampler`` throughout.
+  package enum Resampler: Sendable { case libvips, vipsModule, textbook }
+
+  /// Where the master is, and how it was read (to read it again shrunk on load).
+  let masterPath: String
+  let autoRotate: Bool
 
   package init(masterPath: String, autoRotate: Bool = true, breaking: FidelityBreak? = nil)
     throws
   {
+    try self.init(masterPath: masterPath, autoRotate: autoRotate, breaking: breaking, shrink: 1)
+  }
+
+  /// The same reference from the JPEG master decoded with libjpeg's shrink-on-load by
+  /// `shrink` (2, 4 or 8); throws for other formats.
+  package func reloaded(shrink: Int) throws -> FidelityReference {
+    try FidelityReference(
+      masterPath: masterPath, autoRotate: autoRotate, breaking: breaking, shrink: shrink)
+  }
+
+  /// The same reference from the master box-halved `levels` times by the Vips module's
+  /// `halved()` (an odd last row or column dropped), as ThumbForge's pyramid makes it.
+  package func halved(_ levels: Int) throws -> FidelityReference {
+    var copy = self
+    for _ in 0..<levels { copy.full = try copy.full.halved() }
+    return copy
+  }
+
+  init(masterPath: String, autoRotate: Bool, breaking: FidelityBreak?, shrink: Int) throws {
     self.breaking = breaking
-    var master = try VipsImage.load(path: masterPath)
+    self.masterPath = masterPath
+    self.autoRotate = autoRotate
+    var master = try VipsImage.load(
+      path: masterPath, options: LoadOptions(shrink: shrink > 1 ? shrink : nil))
+    if shrink > 1, master.loader != "jpegload" {
+      throw VipsError(context: masterPath, message: "shrink-on-load is for JPEG masters")
+    }
     if autoRotate && breaking != .noRotation { master = try master.autoRotated() }
     var colour = master
     var alpha: VipsImage?
@@ -62,13 +91,15 @@ package struct FidelityReference {
   {
     func resize(_ image: VipsImage) throws -> VipsImage {
       switch resampler {
-      case .libvips: try image.resize(width: width, height: height, kernel: .lanczos3)
+      case .libvips, .textbook: try image.resize(width: width, height: height, kernel: .lanczos3)
       case .vipsModule:
         try image.resize(width: width, height: height, kernel: .lanczos3, region: nil)
       }
     }
     if width == full.width && height == full.height { return full }
-    if resampler == .libvips && (width > full.width || height > full.height) {
+    if resampler == .textbook
+      || (resampler == .libvips && (width > full.width || height > full.height))
+    {
       return try LanczosResampler.resize(full, width: width, height: height)
     }
     guard full.hasAlpha else { return try resize(full).copiedToMemory() }

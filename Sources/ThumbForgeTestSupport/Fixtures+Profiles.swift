@@ -2,7 +2,7 @@ package import Foundation
 package import Vips
 
 /// Wide-gamut test masters: images tagged with Display P3 (libvips' built-in profile) or
-/// with a ProPhoto RGB profile made here, for `display-gamut` tests.
+/// with a ProPhoto RGB or Adobe RGB profile made here, for `display-gamut` and fidelity tests.
 extension Fixtures {
   /// `image` (8-bit sRGB) converted to Display P3, carrying libvips' P3 profile: what a
   /// designer's Display P3 PNG holds.
@@ -32,6 +32,23 @@ extension Fixtures {
         ("gXYZ", ICCBytes.xyz(0.1352, 0.7119, 0.0)),
         ("bXYZ", ICCBytes.xyz(0.0313, 0.0001, 0.8249)),
         ("rTRC", gamma18), ("gTRC", gamma18), ("bTRC", gamma18),
+      ])
+  }
+
+  /// A minimal ICC v2 matrix/TRC display profile of Adobe RGB (1998): its primaries and D65
+  /// white chromatically adapted to the D50 connection space (Bradford, the colourants of
+  /// Adobe's own profile; the white point tag is D50 as ICC v4 requires and lcms reads it),
+  /// and the tone curve of gamma 563/256 (≈ 2.2) that the specification defines.
+  package static func adobeRGBProfile() -> [UInt8] {
+    let gamma = ICCBytes.curve(gamma: 563.0 / 256)
+    return ICCBytes.profile(
+      space: "RGB ", name: "ThumbForge test Adobe RGB (1998)",
+      tags: [
+        ("wtpt", ICCBytes.xyz(0.9642, 1.0, 0.8249)),
+        ("rXYZ", ICCBytes.xyz(0.6097, 0.3111, 0.0195)),
+        ("gXYZ", ICCBytes.xyz(0.2053, 0.6257, 0.0609)),
+        ("bXYZ", ICCBytes.xyz(0.1492, 0.0632, 0.7446)),
+        ("rTRC", gamma), ("gTRC", gamma), ("bTRC", gamma),
       ])
   }
 

@@ -16,6 +16,24 @@ import ThumbForgeTestSupport
     [Source(layout: layout, bitDepth: 8), Source(layout: layout, bitDepth: 16)]
   }
 
+  @Test("rounded() rounds float values to the nearest integer, where cast truncates")
+  func roundedRoundsToNearest() throws {
+    let float = try Fixtures.gradient(width: 16, height: 8, layout: .rgba).premultiplied()
+    let rounded = try float.rounded().cast(to: .uchar)
+    let truncated = try float.cast(to: .uchar)
+    var truncatedAway = 0
+    for y in 0..<8 {
+      for x in 0..<16 {
+        let values = try float.pixel(x: x, y: y)
+        #expect(try rounded.pixel(x: x, y: y) == values.map { $0.rounded(.toNearestOrEven) })
+        if try truncated.pixel(x: x, y: y) != values.map({ $0.rounded(.toNearestOrEven) }) {
+          truncatedAway += 1
+        }
+      }
+    }
+    #expect(truncatedAway > 0, "the fixture has values that a cast truncates")
+  }
+
   @Test(arguments: sources)
   func toSRGB8GivesUcharSRGB(source: Source) throws {
     let image = try Fixtures.gradient(

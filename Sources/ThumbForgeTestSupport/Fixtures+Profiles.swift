@@ -23,16 +23,9 @@ extension Fixtures {
   /// primaries and a gamma of 1.8. Made byte by byte (no library writes ICC profiles), with
   /// exactly the tags lcms needs: description, white point, colourants and tone curves.
   package static func proPhotoProfile() -> [UInt8] {
-    let gamma18 = ICCBytes.curve(gamma: 1.8)
-    return ICCBytes.profile(
-      space: "RGB ", name: "ThumbForge test ProPhoto RGB",
-      tags: [
-        ("wtpt", ICCBytes.xyz(0.9642, 1.0, 0.8249)),
-        ("rXYZ", ICCBytes.xyz(0.7977, 0.2880, 0.0)),
-        ("gXYZ", ICCBytes.xyz(0.1352, 0.7119, 0.0)),
-        ("bXYZ", ICCBytes.xyz(0.0313, 0.0001, 0.8249)),
-        ("rTRC", gamma18), ("gTRC", gamma18), ("bTRC", gamma18),
-      ])
+    matrixProfile(
+      "ThumbForge test ProPhoto RGB", gamma: 1.8,
+      colourants: [(0.7977, 0.2880, 0.0), (0.1352, 0.7119, 0.0), (0.0313, 0.0001, 0.8249)])
   }
 
   /// A minimal ICC v2 matrix/TRC display profile of Adobe RGB (1998): its primaries and D65
@@ -40,15 +33,26 @@ extension Fixtures {
   /// Adobe's own profile; the white point tag is D50 as ICC v4 requires and lcms reads it),
   /// and the tone curve of gamma 563/256 (≈ 2.2) that the specification defines.
   package static func adobeRGBProfile() -> [UInt8] {
-    let gamma = ICCBytes.curve(gamma: 563.0 / 256)
+    matrixProfile(
+      "ThumbForge test Adobe RGB (1998)", gamma: 563.0 / 256,
+      colourants: [(0.6097, 0.3111, 0.0195), (0.2053, 0.6257, 0.0609), (0.1492, 0.0632, 0.7446)])
+  }
+
+  /// A matrix/TRC RGB profile: D50 white, the red, green and blue colourants (XYZ, D50) and
+  /// one gamma curve for the three channels.
+  private static func matrixProfile(
+    _ name: String, gamma: Double, colourants: [(Double, Double, Double)]
+  ) -> [UInt8] {
+    let curve = ICCBytes.curve(gamma: gamma)
+    let (red, green, blue) = (colourants[0], colourants[1], colourants[2])
     return ICCBytes.profile(
-      space: "RGB ", name: "ThumbForge test Adobe RGB (1998)",
+      space: "RGB ", name: name,
       tags: [
         ("wtpt", ICCBytes.xyz(0.9642, 1.0, 0.8249)),
-        ("rXYZ", ICCBytes.xyz(0.6097, 0.3111, 0.0195)),
-        ("gXYZ", ICCBytes.xyz(0.2053, 0.6257, 0.0609)),
-        ("bXYZ", ICCBytes.xyz(0.1492, 0.0632, 0.7446)),
-        ("rTRC", gamma), ("gTRC", gamma), ("bTRC", gamma),
+        ("rXYZ", ICCBytes.xyz(red.0, red.1, red.2)),
+        ("gXYZ", ICCBytes.xyz(green.0, green.1, green.2)),
+        ("bXYZ", ICCBytes.xyz(blue.0, blue.1, blue.2)),
+        ("rTRC", curve), ("gTRC", curve), ("bTRC", curve),
       ])
   }
 

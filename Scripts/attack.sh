@@ -41,9 +41,8 @@
 #
 # Throughout, every server's /healthz is polled every 0.2 s: a row fails if /healthz took
 # more than 1 s or its server died; each row prints the worst /healthz latency and the
-# server's peak RSS (VmHWM). Takes the binary from THUMBFORGE_BIN (default
-# .build/release/thumbforge; built with `swift build -c release --product thumbforge` when
-# missing). Installs the vips CLI (Scripts/install-deps.sh) and, for row 10, nginx; uses
+# server's peak RSS (VmHWM). Takes the binary from THUMBFORGE_BIN (default: `swift build -c
+# release --product thumbforge`, run each time, .build/release/thumbforge). Installs the vips CLI (Scripts/install-deps.sh) and, for row 10, nginx; uses
 # strace when installed. --only: run only these rows; --keep: keep the temporary folder
 # (inputs, server logs, strace output) and print where it is. Installs strace as root when
 # missing. CI (.ci/run) runs it on the release build, as deployed (a debug build's
@@ -79,8 +78,11 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >/dev/null 2>&1 || true
 fi
 TF=${THUMBFORGE_BIN:-.build/release/thumbforge}
-if [ ! -x "$TF" ]; then
-  [ -n "${THUMBFORGE_BIN:-}" ] && { echo "attack.sh: THUMBFORGE_BIN=$TF is not executable" >&2; exit 1; }
+if [ -n "${THUMBFORGE_BIN:-}" ]; then
+  [ -x "$TF" ] || { echo "attack.sh: THUMBFORGE_BIN=$TF is not executable" >&2; exit 1; }
+else
+  # Always through SwiftPM (quick when up to date): a binary left by another build (without
+  # the Serve trait, or of other sources) is never what is attacked.
   echo "==> swift build -c release --product thumbforge" >&2
   swift build -c release --product thumbforge >&2 || exit 1
 fi

@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 
 Scripts/install-deps.sh
 # On Linux the Swift runtime is linked statically (a shorter start-up per run). The main job
-# needs no server, so the build leaves out the Serve trait and the packages only it uses;
-# `swift build -c release` builds the tool with `serve`.
-flags=(-c release --disable-default-traits)
+# needs no server, so the build leaves out the Serve trait and the packages only it uses, in
+# a build folder of its own (.build-run), so that it never replaces the tool with `serve`
+# that `swift build -c release` makes in .build.
+flags=(-c release --disable-default-traits --scratch-path .build-run)
 [ "$(uname -s)" = Linux ] && flags+=(--static-swift-stdlib)
 echo "==> swift build ${flags[*]}"
 swift build "${flags[@]}" --product thumbforge

@@ -18,11 +18,34 @@ extension Config {
     return settings
   }
 
-  /// Whether the key setting `key` can concern the asset `asset` (another asset's focus
-  /// point cannot).
-  static func keySetting(_ key: String, concerns asset: String) -> Bool {
-    !key.hasPrefix("assets: ") || key == "assets: \(asset) focus"
+  private static func text(_ focus: FocusPoint) -> String { "[\(focus.x), \(focus.y)]" }
+}
+
+/// How the key settings changed between two configurations, as `check` names it for one
+/// asset: the settings every asset shares (compared once), and the asset's own focus point.
+struct KeySettingsChange: Sendable {
+  private let before: [String: String]
+  private let now: [String: String]
+  /// `key old → new` for each changed setting that is not one asset's focus point.
+  private let shared: [String]
+
+  init(before: [String: String], now: [String: String]) {
+    self.before = before
+    self.now = now
+    shared = Recipe.changes(
+      from: before.filter { !$0.key.hasPrefix(Self.assetPrefix) },
+      to: now.filter { !$0.key.hasPrefix(Self.assetPrefix) })
   }
 
-  private static func text(_ focus: FocusPoint) -> String { "[\(focus.x), \(focus.y)]" }
+  /// The changes that concern `asset`, in key order: its own focus point's, then the shared
+  /// ones.
+  func changes(for asset: String) -> [String] {
+    let key = "\(Self.assetPrefix)\(asset) focus"
+    guard before[key] != now[key] else { return shared }
+    let own = { (settings: [String: String]) in settings[key].map { [key: $0] } ?? [:] }
+    // First, where the sorted order of all keys puts it ("assets: " sorts before the rest).
+    return Recipe.changes(from: own(before), to: own(now)) + shared
+  }
+
+  private static let assetPrefix = "assets: "
 }

@@ -8,15 +8,16 @@ extension BuildEngine {
     _ plan: BuildPlan, found: SourceDiscovery.Result, previous: PreviousBuild,
     state: PreviousState
   ) throws(ConfigError) -> Staleness.Outcome {
-    Staleness(
+    let changedSince = configurationChanged(since: previous.manifest)
+    return Staleness(
       workspace: workspace, previous: previous.imageSets, cache: state.probeCache.value(),
       mode: options.mode, selection: try Staleness.selection(for: options.mode),
       pending: state.pendingAtStart, adopt: options.adopt,
       ownedGroups: Set(previous.manifest?.groups ?? []),
       keyChange: previous.manifest.flatMap(keyChange(since:)),
-      recipesBefore: configurationChanged(since: previous.manifest)?.recipes ?? [:],
-      settingsChange: configurationChanged(since: previous.manifest)?.settings.map {
-        ($0, workspace.config.keySettings)
+      recipesBefore: changedSince?.recipes ?? [:],
+      settingsChange: changedSince?.settings.map {
+        KeySettingsChange(before: $0, now: workspace.config.keySettings)
       },
       failedBefore: Dictionary(
         (previous.manifest?.failed ?? []).map { ($0.path, $0.reason) },

@@ -26,7 +26,7 @@ struct Staleness: Sendable {
   var recipesBefore: [String: [String: String]] = [:]
   /// When the configuration changed: the previous manifest's key settings (see
   /// ``Config/keySettings``) and today's, to name the one that changed (nil otherwise).
-  var settingsChange: (before: [String: String], now: [String: String])? = nil
+  var settingsChange: KeySettingsChange? = nil
   /// The masters the previous build failed to render, with why (its manifest's `failed`).
   var failedBefore: [String: String] = [:]
   /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
@@ -206,11 +206,8 @@ struct Staleness: Sendable {
       let changed = Recipe.changes(from: before, to: now.settings)
       return changed.isEmpty ? nil : "recipe '\(name)': \(changed.joined(separator: ", "))"
     }
-    if let settingsChange {
-      let before = settingsChange.before.filter { Config.keySetting($0.key, concerns: asset) }
-      let now = settingsChange.now.filter { Config.keySetting($0.key, concerns: asset) }
-      let changed = Recipe.changes(from: before, to: now)
-      if !changed.isEmpty { changes.append(changed.joined(separator: ", ")) }
+    if let changed = settingsChange?.changes(for: asset), !changed.isEmpty {
+      changes.append(changed.joined(separator: ", "))
     }
     return changes.isEmpty ? keyChange : "\(keyChange): \(changes.joined(separator: "; "))"
   }

@@ -59,12 +59,7 @@ struct ServeCLITests {
     // On a thread of its own: a blocking socket call must not wait for a thread of the
     // (small, shared) cooperative pool, or the render may not start before the deadline.
     let slow = Task {
-      try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-          continuation.resume(
-            with: Result { try RawHTTP.get("/unsafe/variants/Photos/Big@1x.png", port: port) })
-        }
-      }
+      try await offPool { try RawHTTP.get("/unsafe/variants/Photos/Big@1x.png", port: port) }
     }
     // Wait until the render is running, then ask the server to stop.
     let deadline = ContinuousClock.now + .seconds(20)

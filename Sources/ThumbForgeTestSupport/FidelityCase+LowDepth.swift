@@ -40,8 +40,8 @@ extension FidelityCase {
     if let icc = try profileBytes() {
       chunks.append(("iCCP", Array("ICC profile".utf8) + [0, 0] + PNGEncoder.zlibStored(icc)))
     }
-    return Self.png(
-      width: width, height: height, bits: bits, colourType: 0, chunks: chunks,
+    return PNGEncoder.file(
+      width: width, height: height, bitDepth: bits, colourType: 0, chunks: chunks,
       rows: packedGreyRows(bits: bits, filterBytes: true))
   }
 
@@ -65,8 +65,8 @@ extension FidelityCase {
     if hasAlpha {
       chunks.append(("tRNS", [UInt8](repeating: 64, count: colours.count)))
     }
-    return Self.png(
-      width: width, height: height, bits: bits, colourType: 3, chunks: chunks, rows: rows)
+    return PNGEncoder.file(
+      width: width, height: height, bitDepth: bits, colourType: 3, chunks: chunks, rows: rows)
   }
 
   /// Sixteen well-separated colours, in the order a smaller palette takes them.
@@ -79,19 +79,5 @@ extension FidelityCase {
 
   static func distance(_ a: [Int], _ b: [Int]) -> Int {
     zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
-  }
-
-  /// A PNG of filtered `rows` with the chunks `chunks` between the header and the data.
-  static func png(
-    width: Int, height: Int, bits: Int, colourType: UInt8, chunks: [(String, [UInt8])],
-    rows: [UInt8]
-  ) -> [UInt8] {
-    let header =
-      PNGEncoder.bigEndian(UInt32(width)) + PNGEncoder.bigEndian(UInt32(height))
-      + [UInt8(bits), colourType, 0, 0, 0]
-    var png = PNGEncoder.signature + PNGEncoder.chunk("IHDR", header)
-    for (type, data) in chunks { png += PNGEncoder.chunk(type, data) }
-    png += PNGEncoder.chunk("IDAT", PNGEncoder.zlibStored(rows))
-    return png + PNGEncoder.chunk("IEND", [])
   }
 }

@@ -18,11 +18,6 @@ enum PNGEncoder {
     let colourType: UInt8 = [0, 4, 2, 6][bands - 1]
     let maxValue = bitDepth == 16 ? 65535 : 255
 
-    var header: [UInt8] = []
-    header += bigEndian(UInt32(width))
-    header += bigEndian(UInt32(height))
-    header += [UInt8(bitDepth), colourType, 0, 0, 0]
-
     // Each row starts with filter type 0 (none).
     var raw: [UInt8] = []
     let rowSamples = width * bands
@@ -36,11 +31,22 @@ enum PNGEncoder {
       }
     }
 
-    var png = signature
-    png += chunk("IHDR", header)
-    png += chunk("IDAT", zlibStored(raw))
-    png += chunk("IEND", [])
-    return png
+    return file(width: width, height: height, bitDepth: bitDepth, colourType: colourType, rows: raw)
+  }
+
+  /// A whole file: the header, `chunks` (`PLTE`, `tRNS`, `iCCP` …), then `rows` (each with
+  /// its filter byte) in one stored `IDAT`.
+  static func file(
+    width: Int, height: Int, bitDepth: Int, colourType: UInt8,
+    chunks: [(String, [UInt8])] = [], rows: [UInt8]
+  ) -> [UInt8] {
+    let header =
+      bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+      + [UInt8(bitDepth), colourType, 0, 0, 0]
+    var png = signature + chunk("IHDR", header)
+    for (type, data) in chunks { png += chunk(type, data) }
+    png += chunk("IDAT", zlibStored(rows))
+    return png + chunk("IEND", [])
   }
 
   /// The eight bytes every PNG file starts with.

@@ -44,7 +44,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cflags=(-std=gnu11 -O2 -Wall -Werror)
 resample_src=(Sources/CResample/resample.c Sources/CResample/resample_avx2.c
-  Sources/CResample/resample_avx512.c Sources/CResample/weights.c)
+  Sources/CResample/resample_avx512.c Sources/CResample/resample_float.c
+  Sources/CResample/weights.c)
 jpeg_src=(Sources/CJPEG/jpeg_encode.c Sources/CJPEG/jpeg_errors.c Sources/CJPEG/jpeg_huffman.c
   Sources/CJPEG/jpeg_order.c Sources/CJPEG/jpeg_stream.c)
 resample_flags=(-ISources/CResample/include -lm -lpthread)

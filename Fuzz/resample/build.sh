@@ -8,4 +8,5 @@ root=$(cd "$here/../.." && pwd)
 source "$here/../common.sh"
 src="$root/Sources/CResample"
 "$FUZZ_CC" "${FUZZ_CFLAGS[@]}" -I"$src/include" "$here/fuzz_resample.c" "$src/resample.c" \
-  "$src/resample_avx2.c" "$src/resample_avx512.c" "$src/weights.c" -lm -lpthread -o "$out"
+  "$src/resample_avx2.c" "$src/resample_avx512.c" "$src/resample_float.c" "$src/weights.c" \
+  -lm -lpthread -o "$out"

@@ -4,12 +4,16 @@
  * - the streaming API, fed in strips of 8-64 rows, with two streams sharing each strip
  *   (cresample_streams_push), gives the one-call result;
  * - the box halving, whole and by strips, with and without AVX2, gives the same bytes;
- * - requests whose sums pass INT_MAX are refused (never wrap around into a "valid" one).
+ * - requests whose sums pass INT_MAX are refused (never wrap around into a "valid" one);
+ * - extents: equal to the size, the same bytes; otherwise regions exact parts of the whole;
+ * - the float resampler: regions exact parts of the whole, the linear kernel within 1 of the
+ *   8-bit passes, the same refusals.
  * Any difference aborts.
  *
  * Bytes 0-17 choose the request (see below); the rest are the pixels, cycled. */
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +39,91 @@ static uint8_t *resample(const uint8_t *src, int width, int height, int bands, l
         "a valid request was refused");
   cresample_allow_vector_passes(1);
   return out;
+}
+
+/* One stream over the whole image, fed in one call; NULL when refused. */
+static uint8_t *streamed(const uint8_t *src, int width, int height, double ew, double eh,
+                         int bands, long stride, int sw, int sh, int x, int y, int ow, int oh,
+                         cresample_kernel kernel) {
+  uint8_t *out = malloc((size_t)ow * oh * bands);
+  check(out != NULL, "memory");
+  cresample_stream *s = cresample_stream_new_extent(width, height, ew, eh, bands, sw, sh, x, y,
+                                                    ow, oh, kernel, out);
+  if (!s) {
+    free(out);
+    return NULL;
+  }
+  check(cresample_stream_push(s, src, stride, 0, height) == 0 && cresample_stream_finished(s),
+        "extent: rows refused");
+  cresample_stream_free(s);
+  return out;
+}
+
+/* Extents: equal to the size, the plain stream's bytes; within a sample of it, a region is
+ * exactly that part of the whole scaled image; a whole sample or more away, refused. */
+static void extent_checks(const uint8_t *src, int width, int height, int bands, long stride,
+                          int sw, int sh, int x, int y, int ow, int oh, cresample_kernel kernel,
+                          const uint8_t *portable, int salt) {
+  uint8_t *same = streamed(src, width, height, width, height, bands, stride, sw, sh, x, y, ow,
+                           oh, kernel);
+  check(same && memcmp(same, portable, (size_t)ow * oh * bands) == 0,
+        "extent: an extent equal to the size changed the bytes");
+  double ew = width - 0.5 + (salt % 100) / 100.0, eh = height - 0.5 + (salt / 100) / 3.0;
+  uint8_t *region = streamed(src, width, height, ew, eh, bands, stride, sw, sh, x, y, ow, oh,
+                             kernel);
+  uint8_t *whole = streamed(src, width, height, ew, eh, bands, stride, sw, sh, 0, 0, sw, sh,
+                            kernel);
+  check(region && whole, "extent: a valid extent was refused");
+  for (int j = 0; j < oh; j++)
+    check(memcmp(region + (size_t)j * ow * bands, whole + ((size_t)(y + j) * sw + x) * bands,
+                 (size_t)ow * bands) == 0,
+          "extent: a region differs from that part of the whole");
+  check(!streamed(src, width, height, width + 1.0 + salt, height, bands, stride, sw, sh, x, y,
+                  ow, oh, kernel),
+        "extent: an extent a whole sample past the size was accepted");
+  free(same);
+  free(region);
+  free(whole);
+}
+
+/* The float resampler on the same request: a region is exactly that part of the whole
+ * scaled image; with the linear kernel (no negative lobe, so nothing the 8-bit passes clamp)
+ * its values round to within 1 of the 8-bit result `portable`; wrapping requests are
+ * refused. */
+static void float_checks(const uint8_t *src, int width, int height, int bands, long stride,
+                         int sw, int sh, int x, int y, int ow, int oh, cresample_kernel kernel,
+                         const uint8_t *portable, int salt, uint8_t flags) {
+  size_t total = (size_t)stride * height;
+  float *fsrc = malloc(sizeof(float) * total);
+  float *region = malloc(sizeof(float) * (size_t)ow * oh * bands);
+  float *whole = malloc(sizeof(float) * (size_t)sw * sh * bands);
+  check(fsrc && region && whole, "memory");
+  for (size_t i = 0; i < total; i++) fsrc[i] = src[i];
+  check(cresample_float(fsrc, width, height, bands, stride, sw, sh, x, y, ow, oh, kernel,
+                        region) == 0,
+        "float: a valid request was refused");
+  check(cresample_float(fsrc, width, height, bands, stride, sw, sh, 0, 0, sw, sh, kernel,
+                        whole) == 0,
+        "float: the whole request was refused");
+  for (int j = 0; j < oh; j++)
+    check(memcmp(region + (size_t)j * ow * bands,
+                 whole + ((size_t)(y + j) * sw + x) * bands, sizeof(float) * ow * bands) == 0,
+          "float: a region differs from that part of the whole");
+  if (kernel == CRESAMPLE_LINEAR)
+    for (size_t i = 0; i < (size_t)ow * oh * bands; i++) {
+      float v = region[i] < 0 ? 0 : region[i] > 255 ? 255 : region[i];
+      check(abs((int)lrintf(v) - (int)portable[i]) <= 1, "float and 8-bit linear passes differ");
+    }
+  float dummy[64];
+  check(cresample_float(fsrc, width, height, bands, stride, sw, sh, INT_MAX - salt, y,
+                        ow + salt + 1, oh, kernel, dummy) == -1,
+        "float: x + out_width past INT_MAX was accepted");
+  check(cresample_float(fsrc, width, height, bands, stride, sw, INT_MAX - salt, x,
+                        INT_MAX - salt, ow, salt + 1 + (int)(flags >> 4), kernel, dummy) == -1,
+        "float: y + out_height past INT_MAX was accepted");
+  free(fsrc);
+  free(region);
+  free(whole);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -127,6 +216,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(b);
     free(c);
   }
+  extent_checks(src, width, height, bands, stride, sw, sh, x, y, ow, oh, kernel, portable, salt);
+  float_checks(src, width, height, bands, stride, sw, sh, x, y, ow, oh, kernel, portable, salt,
+               flags);
   free(whole);
   free(first);
   free(second);

@@ -152,6 +152,15 @@ void cresample_stream_free(cresample_stream *s) {
 cresample_stream *cresample_stream_new(int width, int height, int bands, int scaled_width,
                                        int scaled_height, int x, int y, int out_width,
                                        int out_height, cresample_kernel kernel, uint8_t *dst) {
+  return cresample_stream_new_extent(width, height, width, height, bands, scaled_width,
+                                     scaled_height, x, y, out_width, out_height, kernel, dst);
+}
+
+cresample_stream *cresample_stream_new_extent(int width, int height, double extent_width,
+                                              double extent_height, int bands,
+                                              int scaled_width, int scaled_height, int x,
+                                              int y, int out_width, int out_height,
+                                              cresample_kernel kernel, uint8_t *dst) {
   /* Sums in 64 bits: a region near INT_MAX must not wrap around to pass the check. */
   if (!dst || width < 1 || height < 1 || bands < 1 || bands > 4 || scaled_width < 1 ||
       scaled_height < 1 || x < 0 || y < 0 || out_width < 1 || out_height < 1 ||
@@ -163,8 +172,8 @@ cresample_stream *cresample_stream_new(int width, int height, int bands, int sca
   s->height = height;
   s->bands = bands;
   s->dst = dst;
-  s->h = cresample_axis_acquire(width, scaled_width, x, out_width, kernel);
-  s->v = cresample_axis_acquire(height, scaled_height, y, out_height, kernel);
+  s->h = cresample_axis_acquire(width, extent_width, scaled_width, x, out_width, kernel);
+  s->v = cresample_axis_acquire(height, extent_height, scaled_height, y, out_height, kernel);
   if (!s->h || !s->v) {
     cresample_stream_free(s);
     return NULL;

@@ -20,11 +20,15 @@ typedef struct {
   int32_t *pair_weights;
 } axis;
 
-/* The weights for `count` outputs from `first` when `in_size` samples scale to `out_size`,
- * shared and immutable (weights.c); NULL when memory runs out. Release each once. */
+/* The weights for `count` outputs from `first` when `in_size` samples, spanning `extent`
+ * samples of the picture (see cresample_stream_new_extent), scale to `out_size`; shared
+ * and immutable (weights.c); NULL for an invalid extent or when memory runs out. Release
+ * each once. */
 #include "CResample.h"
-const axis *cresample_axis_acquire(int in_size, int out_size, int first, int count,
-                                   cresample_kernel kernel);
+const axis *cresample_axis_acquire(int in_size, double extent, int out_size, int first,
+                                   int count, cresample_kernel kernel);
+/* Whether `extent` is within one sample of `in_size` (and positive). */
+int cresample_extent_valid(int in_size, double extent);
 void cresample_axis_release(const axis *a);
 /* Whether `kernel` is one of cresample_kernel's values. */
 int cresample_kernel_known(cresample_kernel kernel);

@@ -76,13 +76,13 @@ static int index_in(double v, int lo, int hi) {
   return v < lo ? lo : v > hi ? hi : (int)v;
 }
 
-static int axis_make(axis *a, int in_size, int out_size, int first, int count,
+static int axis_make(axis *a, int in_size, double extent, int out_size, int first, int count,
                      cresample_kernel kernel) {
   /* Every output position must exist: first + count <= out_size, summed in 64 bits. */
   if (in_size < 1 || out_size < 1 || first < 0 || count < 1 ||
-      (int64_t)first + count > out_size)
+      (int64_t)first + count > out_size || !cresample_extent_valid(in_size, extent))
     return -1;
-  double scale = (double)in_size / out_size;
+  double scale = extent / out_size;
   double stretch = scale > 1.0 ? scale : 1.0;
   double support = support_of(kernel) * stretch;
   /* The widest window any output reads: the pixels strictly within `support` of its
@@ -157,6 +157,10 @@ static int axis_make(axis *a, int in_size, int out_size, int first, int count,
 
 int cresample_kernel_known(cresample_kernel kernel) { return support_of(kernel) > 0.0; }
 
+int cresample_extent_valid(int in_size, double extent) {
+  return extent > 0.0 && extent > in_size - 1.0 && extent < in_size + 1.0;
+}
+
 /* ---------------------------------------------------------------- cache */
 
 #define CACHED_AXES 32
@@ -165,6 +169,7 @@ int cresample_kernel_known(cresample_kernel kernel) { return support_of(kernel) 
 typedef struct {
   axis a; /* first, so an axis pointer is its entry's */
   int in_size, out_size, first;
+  double extent;
   cresample_kernel kernel;
   int refs; /* streams using it, plus one while cached */
   unsigned long used;
@@ -181,13 +186,13 @@ static void unref(entry *e) { /* with cache_lock held */
   }
 }
 
-const axis *cresample_axis_acquire(int in_size, int out_size, int first, int count,
-                                   cresample_kernel kernel) {
+const axis *cresample_axis_acquire(int in_size, double extent, int out_size, int first,
+                                   int count, cresample_kernel kernel) {
   pthread_mutex_lock(&cache_lock);
   for (int i = 0; i < CACHED_AXES; i++) {
     entry *e = cache[i];
-    if (e && e->in_size == in_size && e->out_size == out_size && e->first == first &&
-        e->a.count == count && e->kernel == kernel) {
+    if (e && e->in_size == in_size && e->extent == extent && e->out_size == out_size &&
+        e->first == first && e->a.count == count && e->kernel == kernel) {
       e->refs++;
       e->used = ++cache_clock;
       pthread_mutex_unlock(&cache_lock);
@@ -197,11 +202,12 @@ const axis *cresample_axis_acquire(int in_size, int out_size, int first, int cou
   pthread_mutex_unlock(&cache_lock);
   entry *made = calloc(1, sizeof(entry));
   if (!made) return NULL;
-  if (axis_make(&made->a, in_size, out_size, first, count, kernel) != 0) {
+  if (axis_make(&made->a, in_size, extent, out_size, first, count, kernel) != 0) {
     free(made);
     return NULL;
   }
   made->in_size = in_size;
+  made->extent = extent;
   made->out_size = out_size;
   made->first = first;
   made->kernel = kernel;

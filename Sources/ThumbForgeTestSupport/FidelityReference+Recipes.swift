@@ -37,18 +37,6 @@ extension FidelityReference {
     }
   }
 
-  /// Whether `recipe` at `scale` enlarges the master (on either axis).
-  package func enlarges(_ recipe: FidelityRecipe, scale: Int) -> Bool {
-    guard let points = recipe.box else { return false }
-    let box = (width: Double(points.width * scale), height: Double(points.height * scale))
-    let width = Double(full.width)
-    let height = Double(full.height)
-    let factor =
-      recipe == .fit || recipe == .fitPad
-      ? min(box.width / width, box.height / height) : max(box.width / width, box.height / height)
-    return factor > 1
-  }
-
   /// The master scaled by max(W/w, H/h) for a cropping recipe at `scale`, each side
   /// rounded and at least the box's, before the crop.
   package func fillScaled(_ recipe: FidelityRecipe, scale: Int, resampler: Resampler = .libvips)

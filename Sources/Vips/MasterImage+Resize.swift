@@ -66,20 +66,20 @@ extension MasterImage {
     // is encoded (JPEG's optimized coding buffers a whole image's coefficients) nearly alone.
     if let base = half {
       half = nil
-      let pyramid = Pyramid(base: base)
+      let pyramid = Pyramid(base: base, extent: (extent.width / 2, extent.height / 2))
       // The requests one level serves are made in one pass over it (its rows interleaved
       // once for all of them), then encoded and let go smallest first.
-      var levels: [(source: VipsImage, requests: [ResizeRequest])] = []
+      var levels: [(source: VipsImage, extent: (Double, Double), requests: [ResizeRequest])] = []
       for request in Self.distinct(remaining) where !direct.contains(request) {
-        let source = try pyramid.source(for: request.size)
+        let (source, extent) = try pyramid.source(for: request.size)
         if let index = levels.firstIndex(where: { $0.source === source }) {
           levels[index].requests.append(request)
         } else {
-          levels.append((source, [request]))
+          levels.append((source, extent, [request]))
         }
       }
-      for (source, group) in levels {
-        var made = try source.resizedInOnePass(group, alsoHalve: false).images
+      for (source, extent, group) in levels {
+        var made = try source.resizedInOnePass(group, alsoHalve: false, extent: extent).images
         try Self.serveSmallestFirst(group, &made, to: requests, then: use)
       }
     }
@@ -100,10 +100,9 @@ extension MasterImage {
   /// over a quarter of the master: a photo's 1x variant, and fills, fits and tiles that
   /// large); smaller ones keep their box-halved level, which is cheaper still, and whose
   /// files come out smaller (a resize of a Lanczos-3 resize keeps a little more of the
-  /// highest frequencies: 0.2–0.9 % larger JPEGs). The difference from a resize of the
-  /// whole decode is far below what JPEG encoding changes (51–58 dB PSNR on the benchmark's
-  /// 12–24 MP photos). Levels are never chained: a level is made from the file (of `base`
-  /// pixels), never from the half-size copy.
+  /// highest frequencies). The difference from a resize of the whole decode is far below
+  /// what JPEG encoding changes. Levels are never chained: a level is
+  /// made from the file (of `base` pixels), never from the half-size copy.
   package static func finerLevels(
     _ distinct: [ResizeRequest], base: (width: Int, height: Int)
   ) -> [ResizeRequest: ResizeRequest] {
@@ -195,13 +194,14 @@ extension MasterImage {
 
 extension VipsImage {
   /// Resized to exactly the request's size and cut to its region, premultiplying alpha so
-  /// transparent edges do not darken.
+  /// transparent edges do not darken, and rounding back to 8 bits to nearest (libvips'
+  /// cast alone truncates, darkening every resized value by half a step on average).
   func resized(exactly request: ResizeRequest) throws(VipsError) -> VipsImage {
     let (width, height) = (request.width, request.height)
     if hasAlpha && (self.width != width || self.height != height) {
       let resized = try premultiplied().resize(
         width: width, height: height, kernel: request.kernel, region: request.region)
-      return try resized.unpremultiplied().cast(to: .uchar)
+      return try resized.unpremultiplied().rounded().cast(to: .uchar)
     }
     return try resize(width: width, height: height, kernel: request.kernel, region: request.region)
   }

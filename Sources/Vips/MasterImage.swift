@@ -5,7 +5,7 @@
 /// The choices that depend on the file's codec are made here, from the loader libvips picks
 /// for the file's contents (never from its name):
 /// - Shrink-on-load: a JPEG is decoded at ½, ¼ or ⅛ size (libjpeg's scaled DCT) when that
-///   still leaves every resize's pixels; other formats are decoded at full size (WebP's
+///   still leaves twice every resize's pixels; other formats are decoded at full size (WebP's
 ///   `scale` on load would use libwebp's own scaler: other pixels than ours).
 /// - Decoding: when ``image`` is the file's pixels exactly as loaded (upright and sRGB
 ///   already), ``resizedInOnePass(_:alsoHalve:)`` has libjpeg-turbo decode a JPEG's rows
@@ -19,6 +19,11 @@ package struct MasterImage: Sendable {
   package let image: VipsImage
   /// The factor the loader shrank the file by while decoding (1 when it did not).
   package let shrink: Int
+  /// The picture's upright size in ``image``'s pixels: the file's size over ``shrink``.
+  /// A JPEG shrunk by a factor that does not divide its size is decoded with a last row or
+  /// column that covers less of the picture; every resize maps onto this extent, so none is
+  /// stretched by that fraction of a pixel.
+  package let extent: (width: Double, height: Double)
   /// The JPEG file ``image`` is exactly the pixels of, when libjpeg-turbo may decode it.
   let direct: JPEGFile?
 
@@ -46,24 +51,33 @@ package struct MasterImage: Sendable {
     try PixelCount.checkInput(loaded, limit: limitInputPixels, path: path)
     var shrink = 1
     let factor = Self.shrinkOnLoad(loaded, for: resizes)
+    let stored = (width: Double(loaded.width), height: Double(loaded.height))
+    let turned = loaded.orientation >= 5
     if factor > 1 {
       options.shrink = factor
       loaded = try VipsImage.load(path: path, options: options)
       shrink = factor
     }
+    let size = turned ? (width: stored.height, height: stored.width) : stored
     try self.init(
       loaded: loaded, profile: profile,
       file: JPEGFile(
-        path: path, shrink: shrink, failOn: failOn, limitInputPixels: limitInputPixels))
+        path: path, shrink: shrink, failOn: failOn, limitInputPixels: limitInputPixels),
+      extent: (size.width / Double(shrink), size.height / Double(shrink)))
   }
 
   /// `loaded` (the file as `file` says it was loaded) made upright and 8-bit RGB in
-  /// `profile`; libjpeg-turbo decodes it directly when that changed nothing.
-  private init(loaded: VipsImage, profile: RGBProfile, file: JPEGFile) throws(VipsError) {
+  /// `profile`; libjpeg-turbo decodes it directly when that changed nothing. `extent` is
+  /// ``extent`` (nil: the upright image's size).
+  private init(
+    loaded: VipsImage, profile: RGBProfile, file: JPEGFile,
+    extent: (width: Double, height: Double)? = nil
+  ) throws(VipsError) {
     // Rotations and flips read out of order, which a sequential load cannot do: decode first.
     let upright = try (loaded.orientation == 1 ? loaded : loaded.copiedToMemory()).autoRotated()
     image = try upright.toRGB8(profile)
     shrink = file.shrink
+    self.extent = extent ?? (Double(image.width), Double(image.height))
     direct = image === loaded && Self.isJPEG(loaded) && file.libjpegHonoursFailOn ? file : nil
   }
 
@@ -98,16 +112,28 @@ package struct MasterImage: Sendable {
   /// An image already decoded as ``init(path:resizes:failOn:limitInputPixels:profile:)``
   /// decodes (shrunk by `shrink`, upright, 8-bit RGB) and held in memory: resizing it gives
   /// the bytes resizing the file would, without decoding the file again.
-  package init(decoded image: VipsImage, shrink: Int) {
+  private init(decoded image: VipsImage, shrink: Int, extent: (width: Double, height: Double)) {
     self.image = image
     self.shrink = shrink
+    self.extent = extent
     direct = nil
   }
 
   /// This image decoded into memory (the file read once, now), to be resized any number of
-  /// times; see ``init(decoded:shrink:)``.
+  /// times, giving the bytes resizing the file would.
   package func decodedToMemory() throws(VipsError) -> MasterImage {
-    MasterImage(decoded: try image.copiedToMemory(), shrink: shrink)
+    MasterImage(decoded: try image.copiedToMemory(), shrink: shrink, extent: extent)
+  }
+
+  /// An upright, 8-bit RGB image already in memory, as a master decoded at full size.
+  package init(decoded image: VipsImage) {
+    self.init(decoded: image, shrink: 1, extent: (Double(image.width), Double(image.height)))
+  }
+
+  /// This opening with `decoded`, the pixels ``decodedToMemory()`` gave for the same file
+  /// opened the same way earlier, in place of decoding it again.
+  package func reusing(decoded: VipsImage) -> MasterImage {
+    MasterImage(decoded: decoded, shrink: shrink, extent: extent)
   }
 
   /// Whether ``resizedInOnePass(_:alsoHalve:)`` has libjpeg-turbo decode the file itself
@@ -120,12 +146,12 @@ package struct MasterImage: Sendable {
   package func resizedInOnePass(_ requests: [ResizeRequest], alsoHalve: Bool)
     throws(VipsError) -> (images: [VipsImage], half: VipsImage?)
   {
-    try image.resizedInOnePass(requests, alsoHalve: alsoHalve, decoding: direct)
+    try image.resizedInOnePass(requests, alsoHalve: alsoHalve, decoding: direct, extent: extent)
   }
 
   /// The factor `loaded` (a file's header, as stored) may be shrunk by while decoding so
-  /// that the largest of `resizes` (its full size, whatever its region) still has its
-  /// pixels: libjpeg's scaled DCT for a JPEG, 1 for every other format.
+  /// that the largest of `resizes` (its full size, whatever its region) is still made by a
+  /// reduction of at least ``Pyramid/gap``: libjpeg's scaled DCT for a JPEG, 1 for every other format.
   private static func shrinkOnLoad(_ loaded: VipsImage, for resizes: [ResizeRequest]) -> Int {
     guard isJPEG(loaded) else { return 1 }
     let needed = resizes.reduce((width: 1, height: 1)) {
@@ -145,8 +171,9 @@ package struct MasterImage: Sendable {
   }
 
   /// The largest JPEG shrink-on-load factor (1, 2, 4 or 8) that still leaves at least
-  /// `needed` pixels on both axes of a `source`-sized image (libjpeg rounds the scaled size
-  /// up).
+  /// ``Pyramid/gap`` times `needed` pixels on both axes of a `source`-sized image (libjpeg
+  /// rounds the scaled size up), as libvips' `thumbnail` does: libjpeg's scaled DCT aliases
+  /// fine detail, so the final Lanczos resize is left at least that factor to filter it.
   package static func jpegShrink(
     source: (width: Int, height: Int), needed: (width: Int, height: Int)
   ) -> Int {
@@ -156,7 +183,9 @@ package struct MasterImage: Sendable {
     for factor in [2, 4, 8] where factor <= min(source.width, source.height) {
       let width = (source.width + factor - 1) / factor
       let height = (source.height + factor - 1) / factor
-      if width >= needed.width && height >= needed.height { best = factor }
+      if width >= Pyramid.gap * needed.width && height >= Pyramid.gap * needed.height {
+        best = factor
+      }
     }
     return best
   }

@@ -10,12 +10,16 @@ final class Pyramid {
 
   private var levels: [VipsImage]
   private let enabled: Bool
+  /// The picture's size in the base's pixels (see ``MasterImage/extent``); each level
+  /// spans half its parent's, whatever odd row or column the halving dropped.
+  private let extent: (width: Double, height: Double)
 
   /// Levels are only made for images without alpha: box-shrinking unpremultiplied colour
   /// would bleed transparent pixels' colour into the edges.
-  init(base: VipsImage) {
+  init(base: VipsImage, extent: (width: Double, height: Double)) {
     levels = [base]
     enabled = !base.hasAlpha
+    self.extent = extent
   }
 
   /// The index of the level ``source(for:)`` picks for `target` from a base of `base`
@@ -32,16 +36,20 @@ final class Pyramid {
     return index
   }
 
-  /// The smallest level still at least `gap` times `target` on both axes.
-  func source(for target: (width: Int, height: Int)) throws(VipsError) -> VipsImage {
-    guard enabled else { return levels[0] }
+  /// The smallest level still at least `gap` times `target` on both axes, and the
+  /// picture's size in its pixels.
+  func source(for target: (width: Int, height: Int)) throws(VipsError) -> (
+    image: VipsImage, extent: (width: Double, height: Double)
+  ) {
+    guard enabled else { return (levels[0], extent) }
     var index = 0
     while true {
       let level = levels[index]
       let nextWidth = level.width / 2
       let nextHeight = level.height / 2
       guard nextWidth >= Self.gap * target.width && nextHeight >= Self.gap * target.height else {
-        return level
+        let scale = Double(1 << index)
+        return (level, (extent.width / scale, extent.height / scale))
       }
       index += 1
       if index == levels.count {

@@ -7,8 +7,11 @@ extension VipsImage {
   ///
   /// Opaque 8-bit images go through ThumbForge's own vectorised resampler (the same kernels,
   /// faster than libvips 8.14's `reduce`, see docs/performance.md; integer-only so every CPU
-  /// gives the same bytes); the result is a memory image. Anything else (alpha, 16-bit,
-  /// float, the nearest kernel) uses libvips' `resize` and `extract_area`.
+  /// gives the same bytes); the result is a memory image. Float images (premultiplied
+  /// colour with alpha) are enlarged by its float variant with the same kernel, because
+  /// libvips 8.14's `resize` enlarges bicubically whatever the kernel. Anything else
+  /// (reductions of those, 16-bit, the nearest kernel) uses libvips' `resize` and
+  /// `extract_area`.
   package func resize(
     width: Int, height: Int, kernel: Kernel = .lanczos3, region: VipsRect?
   ) throws(VipsError) -> VipsImage {
@@ -16,6 +19,11 @@ extension VipsImage {
       .checkedArea()
     if width == self.width && height == self.height {
       return try crop(x: area.x, y: area.y, width: area.width, height: area.height)
+    }
+    if let native = kernel.resampleKernel, fitsFloatResampler,
+      width > self.width || height > self.height
+    {
+      return try floatResized(width: width, height: height, area: area, kernel: native)
     }
     guard let native = kernel.resampleKernel, fitsResampler else {
       return try resize(width: width, height: height, kernel: kernel)
@@ -38,6 +46,27 @@ extension VipsImage {
 }
 
 extension VipsImage {
+  /// ``resize(width:height:kernel:region:)`` of a float image by ThumbForge's float
+  /// resampler: `area` of the image scaled to `width` × `height`, as a memory image.
+  fileprivate func floatResized(
+    width: Int, height: Int, area: VipsRect, kernel: cresample_kernel
+  ) throws(VipsError) -> VipsImage {
+    let source = try copiedToMemory()
+    let target = try CResize(request: ResizeRequest(width: width, height: height, region: area))
+    let result = try Self.newMemoryImage(like: source, width: area.width, height: area.height)
+    let floatBytes = MemoryLayout<Float>.size
+    let status = cresample_float(
+      cvips_image_data(source.pointer).assumingMemoryBound(to: Float.self),
+      Int32(source.width), Int32(source.height), Int32(source.bands),
+      cvips_image_line_bytes(source.pointer) / floatBytes, target.width, target.height,
+      target.x, target.y, target.areaWidth, target.areaHeight, kernel,
+      cvips_image_data(result.pointer).assumingMemoryBound(to: Float.self))
+    guard status == 0 else {
+      throw VipsError(context: "resize", message: "out of memory resampling to \(width)x\(height)")
+    }
+    return result
+  }
+
   /// Halves the image with a 2×2 box filter (an odd last row or column is dropped), as
   /// libvips' `shrink(2)` does; for opaque 8-bit images in ThumbForge's own code, which is
   /// faster than libvips 8.14's. The result is a memory image.
@@ -65,6 +94,9 @@ extension VipsImage {
 
   /// Whether ThumbForge's resampler takes the image: 8-bit, one to four bands, no alpha.
   fileprivate var fitsResampler: Bool { format == .uchar && !hasAlpha && (1...4).contains(bands) }
+
+  /// Whether ThumbForge's float resampler takes the image: float, one to four bands.
+  fileprivate var fitsFloatResampler: Bool { format == .float && (1...4).contains(bands) }
 
   /// This image's pixels, computed, in a new memory image linked to no other: a pipeline
   /// built on it may run on another thread while this one's pipelines run or are freed
@@ -130,8 +162,14 @@ extension VipsImage {
   /// `file` names the JPEG file this image was loaded from, when it was loaded with those
   /// options and not transformed since: its rows are then decoded with libjpeg-turbo
   /// directly (the same pixels, without the cost of libvips' line cache).
+  ///
+  /// `extent` is how many of this image's pixels the picture spans (nil: its size), when
+  /// it is a copy reduced by a factor that does not divide the picture's size
+  /// (``MasterImage/extent``, a box-halved level): the resizes map onto it, so none is
+  /// stretched. Images the resampler cannot take are resized as if it were their size.
   package func resizedInOnePass(
-    _ requests: [ResizeRequest], alsoHalve: Bool, decoding file: JPEGFile? = nil
+    _ requests: [ResizeRequest], alsoHalve: Bool, decoding file: JPEGFile? = nil,
+    extent: (width: Double, height: Double)? = nil
   ) throws(VipsError) -> (images: [VipsImage], half: VipsImage?) {
     for request in requests { _ = try request.checkedArea() }
     let streamable =
@@ -148,12 +186,15 @@ extension VipsImage {
       }
       return (images, alsoHalve ? try whole.halved() : nil)
     }
-    return try streamResizes(requests, alsoHalve: alsoHalve, decoding: file)
+    return try streamResizes(
+      requests, alsoHalve: alsoHalve, decoding: file,
+      extent: extent ?? (Double(width), Double(height)))
   }
 
-  private func streamResizes(_ requests: [ResizeRequest], alsoHalve: Bool, decoding file: JPEGFile?)
-    throws(VipsError) -> (images: [VipsImage], half: VipsImage?)
-  {
+  private func streamResizes(
+    _ requests: [ResizeRequest], alsoHalve: Bool, decoding file: JPEGFile?,
+    extent: (width: Double, height: Double)
+  ) throws(VipsError) -> (images: [VipsImage], half: VipsImage?) {
     var images: [VipsImage] = []
     var streams: [OpaquePointer?] = []
     defer { streams.forEach { cresample_stream_free($0) } }
@@ -162,8 +203,9 @@ extension VipsImage {
       let target = try CResize(request: request)
       let image = try Self.newMemoryImage(like: self, width: area.width, height: area.height)
       guard
-        let stream = cresample_stream_new(
-          Int32(width), Int32(height), Int32(bands), target.width, target.height,
+        let stream = cresample_stream_new_extent(
+          Int32(width), Int32(height), extent.width, extent.height, Int32(bands),
+          target.width, target.height,
           target.x, target.y, target.areaWidth, target.areaHeight,
           request.kernel.resampleKernel!,
           cvips_image_data(image.pointer).assumingMemoryBound(to: UInt8.self))

@@ -127,6 +127,45 @@ static uint8_t *resize(const uint8_t *src, int w, int h, int bands, int ow, int 
   return out;
 }
 
+/* The float resampler (cresample_float) against the same reference kept in double without
+ * rounding between the passes, on values with a fractional part and a negative lobe's
+ * overshoot left unclamped: within `tolerance` (the fixed-point weights' error on 0-255
+ * values). Returns the largest difference seen; adds the outputs' bytes to the digest. */
+static double float_checks(int kernel, int w, int h, int ow, int oh, int bands) {
+  size_t n_in = (size_t)w * h * bands, n = (size_t)ow * oh * bands;
+  float *src = malloc(sizeof(float) * n_in), *got = malloc(sizeof(float) * n);
+  double *in = malloc(sizeof(double) * n_in), *mid = malloc(sizeof(double) * (size_t)ow * h * bands);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int b = 0; b < bands; b++) {
+        size_t i = ((size_t)y * w + x) * bands + b;
+        src[i] = (float)(pattern(2 + (b & 1), x, y, b) * 0.75 + 0.375 * b);
+        in[i] = src[i];
+      }
+  int ok = cresample_float(src, w, h, bands, (long)w * bands, ow, oh, 0, 0, ow, oh,
+                           (cresample_kernel)kernel, got) == 0;
+  expect(ok, "float: valid request refused", kernel, w, h, ow, oh);
+  double most = 0.0;
+  for (int y = 0; ok && y < h; y++)
+    for (int x = 0; x < ow; x++)
+      for (int b = 0; b < bands; b++)
+        mid[((size_t)y * ow + x) * bands + b] =
+            sample(in + (size_t)y * w * bands + b, bands, w, ow, x, kernel);
+  for (int y = 0; ok && y < oh; y++)
+    for (int x = 0; x < ow; x++)
+      for (int b = 0; b < bands; b++) {
+        double want = sample(mid + (size_t)x * bands + b, (long)ow * bands, h, oh, y, kernel);
+        double d = fabs(got[((size_t)y * ow + x) * bands + b] - want);
+        if (d > most) most = d;
+      }
+  if (ok) add_to_digest((const uint8_t *)got, sizeof(float) * n);
+  free(src);
+  free(got);
+  free(in);
+  free(mid);
+  return most;
+}
+
 int main(void) {
   static const int sizes[][4] = {/* w, h, ow, oh */
                                  {97, 61, 40, 23}, {97, 61, 13, 61}, {50, 40, 97, 83},
@@ -209,6 +248,81 @@ int main(void) {
       free(src);
       free(got);
     }
+
+  /* The float resampler: enlargements (what ThumbForge uses it for), a mixed request and a
+   * reduction, every kernel and band count, and the same refusals as the 8-bit one. */
+  static const int float_sizes[][4] = {{13, 9, 40, 31}, {7, 5, 21, 15}, {40, 23, 97, 61},
+                                       {50, 40, 97, 20}, {97, 61, 40, 23}};
+  double float_worst = 0.0;
+  const double tolerance = 0.05;
+  for (int kernel = 0; kernel < 5; kernel++)
+    for (size_t s = 0; s < sizeof float_sizes / sizeof float_sizes[0]; s++)
+      for (int bands = 1; bands <= 4; bands++) {
+        const int *z = float_sizes[s];
+        double most = float_checks(kernel, z[0], z[1], z[2], z[3], bands);
+        if (most > float_worst) float_worst = most;
+        expect(most <= tolerance, "float resampler differs from the double reference", kernel,
+               z[0], z[1], z[2], z[3]);
+      }
+  float one[4] = {1, 2, 3, 4}, out[64];
+  expect(cresample_float(one, 1, 1, 4, 4, 2, 2, 1, 1, 2, 1, CRESAMPLE_LANCZOS3, out) == -1,
+         "float: a region past the scaled image was accepted", 4, 1, 1, 2, 2);
+  expect(cresample_float(one, 1, 1, 5, 5, 2, 2, 0, 0, 2, 2, CRESAMPLE_LANCZOS3, out) == -1,
+         "float: five bands were accepted", 4, 1, 1, 2, 2);
+  expect(cresample_float(one, 2, 1, 1, 1, 4, 2, 0, 0, 4, 2, CRESAMPLE_LANCZOS3, out) == -1,
+         "float: a stride shorter than a row was accepted", 4, 2, 1, 4, 2);
+  /* Extents: a 97-pixel ramp box-halved to 48 pixels (its odd last column dropped) and
+   * resized to 12 with the halved copy's true extent (48.5 pixels) lands where the whole
+   * ramp's resize does; read as covering only its 48 pixels, it is stretched, and misses.
+   * An extent equal to the size gives exactly the plain stream's bytes. */
+  {
+    enum { W = 97, HALF = 48, OUT = 12, ROWS = 8 };
+    uint8_t full[ROWS * W], half[ROWS * HALF], exact[ROWS * OUT], plain[ROWS * OUT],
+        same[ROWS * OUT];
+    for (int y = 0; y < ROWS; y++)
+      for (int x = 0; x < W; x++) full[y * W + x] = (uint8_t)(x * 255 / (W - 1));
+    for (int y = 0; y < ROWS; y++)
+      for (int x = 0; x < HALF; x++)
+        half[y * HALF + x] = (uint8_t)((full[y * W + 2 * x] + full[y * W + 2 * x + 1] + 1) / 2);
+    uint8_t *want = reference(full, W, ROWS, 1, OUT, ROWS, 4);
+    cresample_stream *streams[3] = {
+        cresample_stream_new_extent(HALF, ROWS, W / 2.0, ROWS, 1, OUT, ROWS, 0, 0, OUT, ROWS,
+                                    CRESAMPLE_LANCZOS3, exact),
+        cresample_stream_new(HALF, ROWS, 1, OUT, ROWS, 0, 0, OUT, ROWS, CRESAMPLE_LANCZOS3,
+                             plain),
+        cresample_stream_new_extent(HALF, ROWS, HALF, ROWS, 1, OUT, ROWS, 0, 0, OUT, ROWS,
+                                    CRESAMPLE_LANCZOS3, same)};
+    expect(streams[0] && streams[1] && streams[2], "extent: valid stream refused", 4, HALF,
+           ROWS, OUT, ROWS);
+    expect(!cresample_stream_new_extent(HALF, ROWS, HALF + 1.0, ROWS, 1, OUT, ROWS, 0, 0, OUT,
+                                        ROWS, CRESAMPLE_LANCZOS3, same),
+           "extent: an extent a whole pixel past the size was accepted", 4, HALF, ROWS, OUT,
+           ROWS);
+    int with_extent = 0, without = 0;
+    if (streams[0] && streams[1] && streams[2]) {
+      expect(cresample_streams_push(streams, 3, half, HALF, 0, ROWS) == 0,
+             "extent: rows refused", 4, HALF, ROWS, OUT, ROWS);
+      for (int i = 0; i < ROWS * OUT; i++) {
+        int e = abs(exact[i] - want[i]), p = abs(plain[i] - want[i]);
+        if (e > with_extent) with_extent = e;
+        if (p > without) without = p;
+      }
+      expect(memcmp(same, plain, sizeof plain) == 0,
+             "extent: an extent equal to the size changed the bytes", 4, HALF, ROWS, OUT, ROWS);
+    }
+    expect(with_extent <= 1, "extent: the halved copy's resize misses the whole's", 4, HALF,
+           ROWS, OUT, ROWS);
+    expect(without > with_extent, "extent: the stretch it removes does not show", 4, HALF,
+           ROWS, OUT, ROWS);
+    printf("resample: halved 97-pixel ramp resized to 12, largest difference from the whole's "
+           "resize: %d with its extent, %d without\n",
+           with_extent, without);
+    for (int i = 0; i < 3; i++) cresample_stream_free(streams[i]);
+    free(want);
+  }
+
+  printf("resample: float resampler's largest difference from the double reference %.4f\n",
+         float_worst);
 
   printf("resample: AVX2 passes %s, AVX-512 passes %s; largest difference from the reference "
          "%d\n",

@@ -11,8 +11,8 @@ import Vips
 /// (`variants`, `fit`, a padded `fit`, `fill` at a corner gravity and at `attention`, `flag`,
 /// `tile`), and each output is compared with ``FidelityReference``, computed here from
 /// libvips primitives. An output that misses it passes only by a measured explanation
-/// printed with it (``explained(_:jpeg:expected:reference:made:)``); two product issues,
-/// each proven by a measure, are recorded as known issues (``knownIssue``).
+/// printed with it (``explained(_:jpeg:expected:reference:made:)``); a product issue proven
+/// by a measure is recorded as a known issue (``knownIssue``).
 ///
 /// `THUMBFORGE_FIDELITY_CASES=<n>` runs `n` cases (default 40; never fewer than cover every
 /// value). `THUMBFORGE_FIDELITY_BREAK=<break>` (``FidelityBreak``: `ignore-profile`,
@@ -160,12 +160,9 @@ struct FidelityDifferentialTests {
     }
   }
 
-  /// Marks a failure line as one of two product issues, each proven by a measure: (1) an
-  /// image with alpha is enlarged by libvips' `resize`, which interpolates bicubically
-  /// whatever the kernel, where an opaque one gets the recipe's Lanczos 3 (the output
-  /// matches libvips' enlargement instead); (2) an opaque output resized from a reduced
-  /// source (a JPEG shrunk on load, or the master box-halved twice by the pyramid) that
-  /// alone misses the full master's reference: the output is exactly that source resized.
+  /// Marks a failure line as a product issue proven by a measure: an opaque output resized
+  /// from a reduced source (a JPEG shrunk on load, or the master box-halved by the pyramid)
+  /// that alone misses the full master's reference: the output is that source resized.
   static let knownIssue = "known issue: "
 
   /// Failure lines for one case's three outputs (empty when all match).
@@ -226,14 +223,6 @@ struct FidelityDifferentialTests {
       return try source.resized(width: size.width, height: size.height, resampler: resampler)
         .crop(x: window.x, y: window.y, width: output.width, height: output.height)
         .copiedToMemory()
-    }
-    if reference.full.hasAlpha, reference.enlarges(recipe, scale: scale) {
-      let libvips = try compare(try made(reference, .vipsModule), output, jpeg: jpeg)
-      if libvips.passes {
-        return Self.knownIssue
-          + "alpha enlarged bicubically, not by Lanczos 3: \(label) → \(key): \(measure); "
-          + "libvips' enlargement: \(libvips)"
-      }
     }
     let why = try explained(
       output, jpeg: jpeg, expected: expected, reference: reference, made: made)

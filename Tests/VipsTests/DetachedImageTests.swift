@@ -46,7 +46,7 @@ struct DetachedImageTests {
   @Test("an opaque master's resizes are handed over unlinked")
   func opaqueMasterResizesStandAlone() throws {
     let decoded = try Fixtures.gradient(width: 300, height: 200, layout: .rgb).copiedToMemory()
-    let master = MasterImage(decoded: decoded, shrink: 1)
+    let master = MasterImage(decoded: decoded)
     var handed = 0
     try master.resize([
       ResizeRequest(width: 150, height: 100), ResizeRequest(width: 30, height: 20),

@@ -11,15 +11,15 @@ import Vips
   static let photo = Fixtures.packageRoot.appendingPathComponent("Assets/Resorts/les-arcs@2x.jpg")
 
   static let requests = [
-    ResizeRequest(width: 480, height: 240),
+    ResizeRequest(width: 240, height: 120),
     ResizeRequest(
-      width: 300, height: 150, kernel: .cubic,
-      region: VipsRect(x: 50, y: 0, width: 200, height: 150)),
+      width: 200, height: 100, kernel: .cubic,
+      region: VipsRect(x: 30, y: 0, width: 140, height: 100)),
   ]
 
   @Test func aJPEGIsShrunkOnLoadAndDecodedDirectly() throws {
     let master = try MasterImage(path: Self.photo.path, resizes: Self.requests)
-    // 2048×1024 ÷ 4 = 512×256 still covers 480×240; ÷ 8 would not.
+    // 2048×1024 ÷ 4 = 512×256 still covers twice 240×120; ÷ 8 would not.
     #expect(master.shrink == 4)
     #expect(master.image.width == 512 && master.image.height == 256)
     #expect(master.decodesDirectly)
@@ -82,8 +82,9 @@ import Vips
       let file = try Fixtures.write(
         try photo.settingInt("orientation", 6), as: .jpeg, named: "turned.jpg", in: directory,
         options: SaveOptions(stripMetadata: false))
-      // Upright it is 1024×2048: ÷ 2 covers 500×1000 (the stored 2048×1024 ÷ 2 would not).
-      let request = ResizeRequest(width: 500, height: 1000)
+      // Upright it is 1024×2048: ÷ 2 covers twice 250×500 (the stored 2048×1024 ÷ 2 would
+      // not).
+      let request = ResizeRequest(width: 250, height: 500)
       let master = try MasterImage(path: file.path, resizes: [request])
       #expect(master.shrink == 2)
       #expect(master.image.width == 512 && master.image.height == 1024)
@@ -92,7 +93,7 @@ import Vips
       let got = try master.resizedInOnePass([request], alsoHalve: false)
       let expected = try VipsImage.load(
         path: file.path, options: LoadOptions(shrink: 2)
-      ).autoRotated().resize(width: 500, height: 1000, region: nil)
+      ).autoRotated().resize(width: 250, height: 500, region: nil)
       #expect(try got.images[0].pixelBytes() == expected.pixelBytes())
     }
   }
@@ -103,7 +104,7 @@ import Vips
         try Fixtures.gradient(width: 333, height: 211).colourspace(.bw), as: .jpeg,
         named: "grey.jpg", in: directory)
       let master = try MasterImage(
-        path: grey.path, resizes: [ResizeRequest(width: 100, height: 60)])
+        path: grey.path, resizes: [ResizeRequest(width: 50, height: 30)])
       #expect(master.shrink == 2)
       #expect(master.image.bands == 3 && master.image.interpretation == .srgb)
       #expect(!master.decodesDirectly)
@@ -117,13 +118,16 @@ import Vips
     #expect(!master.decodesDirectly)
   }
 
-  @Test func jpegShrinkPicksTheLargestFactorThatKeepsEnoughPixels() {
+  @Test func jpegShrinkPicksTheLargestFactorThatLeavesAReductionOfTwo() {
     let source = (width: 4000, height: 3000)
     #expect(MasterImage.jpegShrink(source: source, needed: (4000, 3000)) == 1)
-    #expect(MasterImage.jpegShrink(source: source, needed: (1900, 1400)) == 2)
-    #expect(MasterImage.jpegShrink(source: source, needed: (900, 600)) == 4)
+    #expect(MasterImage.jpegShrink(source: source, needed: (1900, 1400)) == 1)
+    #expect(MasterImage.jpegShrink(source: source, needed: (1000, 750)) == 2)
+    #expect(MasterImage.jpegShrink(source: source, needed: (900, 600)) == 2)
+    #expect(MasterImage.jpegShrink(source: source, needed: (500, 375)) == 4)
+    #expect(MasterImage.jpegShrink(source: source, needed: (501, 300)) == 2)
     #expect(MasterImage.jpegShrink(source: source, needed: (80, 50)) == 8)
-    // libjpeg rounds up: 1001 ÷ 2 gives 501 rows.
-    #expect(MasterImage.jpegShrink(source: (1001, 1001), needed: (501, 501)) == 2)
+    // libjpeg rounds up: 999 ÷ 2 gives 500 rows, twice 250.
+    #expect(MasterImage.jpegShrink(source: (999, 999), needed: (250, 250)) == 2)
   }
 }

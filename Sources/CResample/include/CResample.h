@@ -5,7 +5,8 @@
 
 /* Separable 8-bit resampler (see resample.c). libvips 8.14's reduce is slower than a
  * vectorised fixed-point filter on 8-bit images (docs/performance.md has the figures);
- * ThumbForge uses this one for opaque 8-bit images and libvips for everything else. */
+ * ThumbForge uses this one for opaque 8-bit images, its float variant for enlarging images with
+ * alpha, and libvips for everything else. */
 
 typedef enum {
   CRESAMPLE_LINEAR = 0,
@@ -25,6 +26,15 @@ int cresample(const uint8_t *src, int width, int height, int bands, long src_str
               int scaled_width, int scaled_height, int x, int y, int out_width,
               int out_height, cresample_kernel kernel, uint8_t *dst);
 
+/* The same resampling of a float image (`bands` interleaved floats a pixel, rows
+ * `src_stride` floats apart; `dst` rows `out_width * bands` floats apart), with the same
+ * weights, the samples kept in float and never clamped (resample_float.c). For images the
+ * 8-bit resampler cannot take: premultiplied colour with alpha. Returns 0, or -1 for bad
+ * arguments or when memory runs out. */
+int cresample_float(const float *src, int width, int height, int bands, long src_stride,
+                    int scaled_width, int scaled_height, int x, int y, int out_width,
+                    int out_height, cresample_kernel kernel, float *dst);
+
 /* The same resampling fed strip by strip, so an image can be resized while it is decoded
  * without ever being held whole. Strips arrive top to bottom, each starting at a multiple
  * of CRESAMPLE_STRIP_ROWS and holding a multiple of it (the image's last strip excepted);
@@ -36,6 +46,17 @@ typedef struct cresample_stream cresample_stream;
 cresample_stream *cresample_stream_new(int width, int height, int bands, int scaled_width,
                                        int scaled_height, int x, int y, int out_width,
                                        int out_height, cresample_kernel kernel, uint8_t *dst);
+/* The same, for an image whose `width` x `height` samples span `extent_width` x
+ * `extent_height` samples of the picture it stands for (each within one sample of the
+ * image's size): a copy reduced by a factor that does not divide the picture's size (a
+ * JPEG decoded at 1/2, 1/4 or 1/8, whose last pixel covers less; a 2x2 box halving, which
+ * drops an odd last row or column). The scaled image then covers the picture exactly,
+ * with no stretch. NULL also for an extent out of that range. */
+cresample_stream *cresample_stream_new_extent(int width, int height, double extent_width,
+                                              double extent_height, int bands,
+                                              int scaled_width, int scaled_height, int x,
+                                              int y, int out_width, int out_height,
+                                              cresample_kernel kernel, uint8_t *dst);
 /* Feeds rows [first, first + count), `stride` bytes apart, starting at `rows`. 0 or -1. */
 int cresample_stream_push(cresample_stream *s, const uint8_t *rows, long stride, int first,
                           int count);

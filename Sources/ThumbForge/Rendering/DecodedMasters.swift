@@ -32,7 +32,7 @@ package final class DecodedMasters: Sendable {
     let key = [master.hash, String(opened.shrink), profile.rawValue, failOn.rawValue]
       .joined(separator: "\n")
     if let held = images.value(for: key) {
-      return MasterImage(decoded: held, shrink: opened.shrink)
+      return opened.reusing(decoded: held)
     }
     let decoded = try opened.decodedToMemory()
     let image = decoded.image

@@ -2,7 +2,8 @@
 """Clients of Scripts/attack.sh (standard library only). Every subcommand prints one JSON
 object on stdout (except `sign`), to be read by the script.
 
-    attack.py sign PATH...                  signed paths (THUMBFORGE_KEY/SALT, hex)
+    attack.py sign [PATH...]                signed paths (THUMBFORGE_KEY/SALT, hex), one a
+        line; without PATH, of each line read (also Scripts/replicas-check.sh's signer)
     attack.py monitor --port P --pid PID --out FILE [--interval 0.2]
         polls /healthz until SIGTERM; after every poll rewrites FILE with the worst latency,
         failed polls, the server's peak RSS (VmHWM) and whether it is alive
@@ -393,7 +394,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     sign = commands.add_parser("sign")
-    sign.add_argument("paths", nargs="+")
+    sign.add_argument("paths", nargs="*")
     watch = commands.add_parser("monitor")
     watch.add_argument("--port", type=int, required=True)
     watch.add_argument("--pid", type=int, required=True)
@@ -426,7 +427,7 @@ def main():
     traced.add_argument("--secret")
     args = parser.parse_args()
     if args.command == "sign":
-        for path in args.paths:
+        for path in args.paths or (line.rstrip("\n") for line in sys.stdin):
             print(signed(path))
     else:
         {"monitor": monitor, "slowloris": slowloris, "slowread": slowread, "flood": flood,

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Hostile-request suite: `thumbforge serve` as a real process on free loopback ports, over
-# temporary asset folders with generated hostile masters, attacked by the rows of
-# Scripts/attack/rows.py, which Scripts/attack/suite.py runs (`--help` lists them: the
-# requests, the checks and the verdicts are there). This script builds or locates the
-# binary, installs the tools, and starts and stops the servers when the suite asks: each
-# `thumbforge serve` (with fewer descriptors, under strace or in a cgroup when asked) with a
-# /healthz monitor beside it (Scripts/attack/attack.py monitor), and nginx. One line per row:
-# PASS, FAIL or SKIP (reason), with what was measured; exits 1 if any row failed. Every row
-# in one run takes minutes on a 2-core machine.
+# temporary asset folders with generated hostile masters, attacked by the rows that
+# Scripts/attack/suite.py runs (`--help` lists them; their requests, checks and verdicts are
+# in Scripts/attack/rows_*.py). This script builds or locates the binary, installs the
+# tools, and starts and stops the servers when the suite asks: each `thumbforge serve` (with
+# fewer descriptors, under strace or in a cgroup when asked) with a /healthz monitor beside
+# it (Scripts/attack/attack.py monitor), and nginx. One line per row: PASS, FAIL or SKIP
+# (reason), with what was measured; exits 1 if any row failed. Every row in one run takes
+# minutes on a 2-core machine.
 #
 #   [THUMBFORGE_BIN=PATH] Scripts/attack.sh [--only N,M,…] [--keep]
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Clients of the hostile-request suite (standard library only): functions that the rows of
-Scripts/attack/rows.py call, each returning what it measured, and the same as subcommands,
+Scripts/attack/rows_*.py call, each returning what it measured, and the same as subcommands,
 each printing one JSON object on stdout (except `sign`). Scripts/attack.sh runs `monitor`
 beside every server it starts.
 

@@ -53,6 +53,7 @@ import traceback
 import attack
 import gen
 import rows
+from common import StartError
 
 
 class Host:
@@ -100,13 +101,13 @@ class Row:
               key=None, salt=None):
         """Starts `thumbforge serve FOLDER ARGUMENTS…` through attack.sh (with NOFILE
         descriptors, under strace writing to STRACE, in the cgroup folder CGROUP, with the
-        signing KEY and SALT); raises rows.StartError."""
+        signing KEY and SALT); raises StartError."""
         options = [f"{option}={value}" for option, value in (
             ("nofile", nofile), ("strace", strace), ("cgroup", cgroup), ("key", key),
             ("salt", salt)) if value is not None]
         answer = self.suite.host.ask("serve", name, folder, *options, "--", *arguments)
         if answer[0] != "ok":
-            raise rows.StartError(answer[1], answer[2] if len(answer) > 2 else "")
+            raise StartError(answer[1], answer[2] if len(answer) > 2 else "")
         self.server = Server(name, *answer[1:5])
         return self.server
 
@@ -202,7 +203,7 @@ class Suite:
             started = time.monotonic()
             try:
                 verdict, detail = check(row)
-            except rows.StartError as error:
+            except StartError as error:
                 verdict, detail = "FAIL", f"the server did not start: {error.message}"
             except Exception as error:  # noqa: BLE001 - the row's own failure: the next rows run
                 traceback.print_exc()

@@ -33,7 +33,11 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --only) ONLY=$2; shift ;;
     --keep) KEEP=1 ;;
-    -h|--help) script_help "$0"; echo; "$PYTHON" Scripts/attack/suite.py --help | sed -n '/^The hostile/,/^options:/p' | sed '$d'; exit 0 ;;
+    -h|--help)
+      script_help "$0"
+      echo
+      "$PYTHON" Scripts/attack/suite.py --help | sed -n '/^The hostile/,/^options:/p' | sed '$d'
+      exit 0 ;;
     *) echo "attack.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift

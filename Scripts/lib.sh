@@ -23,7 +23,8 @@ apt_install() {
 # free_port: a TCP port of 127.0.0.1 that was free when asked (the kernel's choice). Uses
 # $PYTHON when set, else python3.
 free_port() {
-  "${PYTHON:-python3}" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+  "${PYTHON:-python3}" -c \
+    'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
 # wait_http PORT PATH [TRIES [PAUSE]]: waits until http://127.0.0.1:PORT/PATH answers (any

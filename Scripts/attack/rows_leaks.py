@@ -127,7 +127,8 @@ def normalization(row, folder, signed, nfc, nfd):
             row.fail(f"(d) {round_} the reload, a spelling answered "
                      f"{next(a for a in hashes if not a.startswith('200:')).split(':')[0]} "
                      f"(Café on disk NFC, Crème NFD: {' '.join(hashes)})")
-    return "(d) Café (NFC on disk), Crème (NFD on disk), each asked NFC and NFD:" + ";".join(answers)
+    return ("(d) Café (NFC on disk), Crème (NFD on disk), each asked NFC and NFD:"
+            + ";".join(answers))
 
 
 def short_key(row):

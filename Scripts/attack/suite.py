@@ -76,7 +76,8 @@ class Server:
     """A running `thumbforge serve`: its port, its process id, its log and monitor files."""
 
     def __init__(self, name, port, pid, log, monitor):
-        self.name, self.port, self.pid, self.log, self.monitor = name, int(port), int(pid), log, monitor
+        self.name, self.port, self.pid = name, int(port), int(pid)
+        self.log, self.monitor = log, monitor
 
 
 class Row:

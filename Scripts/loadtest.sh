@@ -22,6 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+. Scripts/lib.sh
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 
 DURATION=10
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
     --no-apt) APT=0 ;;
     --baseline) BASELINE=$2; shift ;;
     --masters) MASTERS=$2; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
     *) echo "loadtest.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -54,9 +55,7 @@ mkdir -p "$WORK"
 Scripts/install-deps.sh
 if ! command -v wrk >/dev/null; then
   [ $APT = 1 ] || { echo "loadtest.sh: wrk is missing (--no-apt)" >&2; exit 1; }
-  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq wrk >/dev/null
+  apt_install wrk
 fi
 VENV=$ROOT/bench-work/venv-thumbor
 if [ ! -x "$VENV/bin/thumbor" ]; then
@@ -116,7 +115,6 @@ ALLOW_UNSAFE_URL = True
 QUALITY = 82
 EOF
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # peak_rss PID: the sum of VmHWM (peak resident set) of PID and its children, in MB.
 peak_rss() {
   local total=0 pid
@@ -127,14 +125,6 @@ peak_rss() {
   done
   echo $((total / 1024))
 }
-wait_up() {
-  for _ in $(seq 300); do
-    curl -s -o /dev/null "http://127.0.0.1:$1$2" && return 0
-    sleep 0.1
-  done
-  echo "loadtest.sh: the server on port $1 did not start" >&2
-  return 1
-}
 
 start_server() { # TOOL PORT → sets SERVER
   case $1 in
@@ -143,13 +133,13 @@ start_server() { # TOOL PORT → sets SERVER
       local binary=$TF; [ "$1" = baseline ] && binary=$BASE_TF
       "$binary" serve "$FOLDER" --port "$2" 2>"$WORK/$1.log" &
       SERVER=$!
-      wait_up "$2" /healthz ;;
+      wait_http "$2" /healthz ;;
     thumbor)
       rm -rf "$WORK/thumbor-results"
       "$VENV/bin/thumbor" -c "$WORK/thumbor.conf" -p "$2" -l error --processes "$PROCESSES" \
         >"$WORK/thumbor.log" 2>&1 &
       SERVER=$!
-      wait_up "$2" /healthcheck ;;
+      wait_http "$2" /healthcheck ;;
   esac
 }
 

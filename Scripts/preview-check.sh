@@ -5,35 +5,28 @@
 # fails unless every image of the page was answered 200 by the server and the screenshot
 # shows pictures (not a blank page).
 #
-#   Scripts/preview-check.sh [OUT.png]     (default: Build/preview.png)
+#   [THUMBFORGE_BIN=PATH] Scripts/preview-check.sh [OUT.png]     (default: Build/preview.png)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/lib.sh
 out=${1:-Build/preview.png}
 
 Scripts/install-deps.sh
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
-  echo "==> installing chromium with apt-get"
-  sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq chromium >/dev/null
+  apt_install chromium
   browser=$(command -v chromium)
 fi
 
-echo "==> swift build -c release"
-swift build -c release --product thumbforge
-bin="$(swift build -c release --show-bin-path)/thumbforge"
+release_binary
 
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 cp -r Assets "$work/Assets"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$bin" serve "$work/Assets" --port "$port" 2>"$work/serve.log" &
+port=$(free_port)
+"$TF" serve "$work/Assets" --port "$port" 2>"$work/serve.log" &
 server=$!
-for _ in $(seq 100); do
-  curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
+wait_http "$port" /healthz 100 || true
 images=$(curl -sf "http://127.0.0.1:$port/" | grep -o '<img ' | wc -l)
 echo "==> the preview page lists $images images; loading it in $browser"
 mkdir -p "$(dirname "$out")"

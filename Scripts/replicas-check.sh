@@ -27,6 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+. Scripts/lib.sh
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 
 DURATION=8
@@ -37,7 +38,7 @@ while [ $# -gt 0 ]; do
     --duration) DURATION=$2; shift ;;
     --connections) CONNECTIONS=$2; shift ;;
     --keep) KEEP=1 ;;
-    -h|--help) sed -n '2,27p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
     *) echo "replicas-check.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -45,28 +46,13 @@ done
 
 # ---------------------------------------------------------------- tools
 Scripts/install-deps.sh
-apt_install() { # PACKAGE…
-  local sudo=()
-  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  echo "==> installing $* with apt-get"
-  "${sudo[@]}" apt-get update -qq
-  # Debian's nginx package would start a system nginx on port 80 where services may start;
-  # this script never uses it (containers usually forbid it through policy-rc.d anyway).
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
-}
+# Debian's nginx package would start a system nginx on port 80 where services may start;
+# this script never uses it (containers usually forbid it through policy-rc.d anyway).
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || { apt_install nginx; NGINX=$(command -v nginx || echo /usr/sbin/nginx); }
 command -v wrk >/dev/null || apt_install wrk
 
-if [ -n "${THUMBFORGE_BIN:-}" ]; then
-  TF=$(cd "$(dirname "$THUMBFORGE_BIN")" && pwd)/$(basename "$THUMBFORGE_BIN")
-  [ -x "$TF" ] || { echo "replicas-check.sh: THUMBFORGE_BIN=$THUMBFORGE_BIN is not executable" >&2; exit 1; }
-  echo "==> using $TF (THUMBFORGE_BIN)"
-else
-  echo "==> swift build -c release --product thumbforge"
-  swift build -c release --product thumbforge
-  TF="$(swift build -c release --show-bin-path)/thumbforge"
-fi
+release_binary
 
 # ---------------------------------------------------------------- folder, replicas, nginx
 WORK=$(mktemp -d)
@@ -81,15 +67,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_up() { # PORT PATH
-  for _ in $(seq 300); do
-    curl -s -o /dev/null "http://127.0.0.1:$1$2" && return 0
-    sleep 0.1
-  done
-  echo "replicas-check.sh: nothing answers on port $1" >&2
-  return 1
-}
 FAILURES=0
 fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); }
 
@@ -114,17 +91,7 @@ THUMBFORGE_SALT=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
 export THUMBFORGE_KEY THUMBFORGE_SALT
 # sign_paths: signs each path read (one a line, from its leading /, already percent-encoded
 # as sent) as serve verifies it (README, Signatures): /SIGNATURE/PATH.
-sign_paths() {
-  python3 -c '
-import base64, hashlib, hmac, os, sys
-key = bytes.fromhex(os.environ["THUMBFORGE_KEY"])
-salt = bytes.fromhex(os.environ["THUMBFORGE_SALT"])
-for line in sys.stdin:
-    path = line.rstrip("\n")
-    code = hmac.new(key, salt + path.encode(), hashlib.sha256).digest()
-    print("/" + base64.urlsafe_b64encode(code).decode().rstrip("=") + path)
-'
-}
+sign_paths() { python3 Scripts/attack/attack.py sign; }
 sign() { echo "$1" | sign_paths; }
 # The same signature as `thumbforge sign` gives, or every signed request below would be 403.
 [ "$(sign /tile/Resorts/les-arcs@2x.jpg)" = "$("$TF" sign tile/Resorts/les-arcs@2x.jpg)" ] || {
@@ -139,49 +106,15 @@ for i in 1 2; do
     2>"$WORK/replica-$i.log" &
   REPLICA_PIDS+=($!)
 done
-for port in "${PORTS[@]}"; do wait_up "$port" /healthz; done
+for port in "${PORTS[@]}"; do wait_http "$port" /healthz; done
 
 NGINX_PORT=$(free_port)
-mkdir -p "$WORK/nginx/tmp" "$WORK/nginx/cache"
-sed -e "s|server 127.0.0.1:8081 |server 127.0.0.1:${PORTS[0]} |" \
-  -e "s|server 127.0.0.1:8082 |server 127.0.0.1:${PORTS[1]} |" \
-  -e "s|^\( *\)listen 80;|\1listen 127.0.0.1:$NGINX_PORT;|" \
-  -e "s|/var/cache/nginx/thumbforge|$WORK/nginx/cache|" \
-  -e "s|/var/log/nginx/thumbforge.access.log|$WORK/nginx/access.log|" \
-  Examples/nginx/thumbforge.conf >"$WORK/nginx/thumbforge.conf"
-# Every substitution must have happened: the example changed without this script otherwise.
-for expected in "server 127.0.0.1:${PORTS[0]} " "server 127.0.0.1:${PORTS[1]} " \
-  "listen 127.0.0.1:$NGINX_PORT;" "$WORK/nginx/cache " "$WORK/nginx/access.log "; do
-  [ "$(grep -cF -- "$expected" "$WORK/nginx/thumbforge.conf")" = 1 ] || {
-    echo "replicas-check.sh: Examples/nginx/thumbforge.conf no longer has the line for '$expected'" >&2
-    exit 1
-  }
-done
-user_line=
-# A root master would run its workers as 'nobody', who cannot enter the temporary folder.
-[ "$(id -u)" -eq 0 ] && user_line="user root root;"
-cat >"$WORK/nginx/nginx.conf" <<EOF
-$user_line
-daemon off;
-worker_processes 1;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/error.log notice;
-events { worker_connections 1024; }
-http {
-    default_type application/octet-stream;
-    client_body_temp_path $WORK/nginx/tmp/body;
-    proxy_temp_path $WORK/nginx/tmp/proxy;
-    fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
-    uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
-    scgi_temp_path $WORK/nginx/tmp/scgi;
-    include $WORK/nginx/thumbforge.conf;
-}
-EOF
+nginx_prefix "$WORK/nginx" "$NGINX_PORT" "${PORTS[0]}" "${PORTS[1]}" 1024
 NGINX_ARGS=(-p "$WORK/nginx/" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log")
 "$NGINX" -t -q "${NGINX_ARGS[@]}"
 "$NGINX" "${NGINX_ARGS[@]}" &
 NGINX_PID=$!
-wait_up "$NGINX_PORT" /healthz
+wait_http "$NGINX_PORT" /healthz
 echo "==> nginx $("$NGINX" -v 2>&1 | sed 's|.*/||') on 127.0.0.1:$NGINX_PORT → replicas on ${PORTS[0]} and ${PORTS[1]}"
 
 LB=http://127.0.0.1:$NGINX_PORT

@@ -15,13 +15,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+. Scripts/lib.sh
 CONNECTIONS="4 64"
 DURATION=10
 while [ $# -gt 0 ]; do
   case "$1" in
     --connections) CONNECTIONS=$2; shift ;;
     --duration) DURATION=$2; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
     *) echo "serve-cost.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -36,11 +37,7 @@ for needed in "$CURRENT" "$BASELINE" "$WORK/Assets/thumbforge.yml" "$WORK/paths/
     exit 1
   }
 done
-if ! command -v valgrind >/dev/null; then
-  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq valgrind >/dev/null
-fi
+command -v valgrind >/dev/null || apt_install valgrind
 
 OUT=$ROOT/bench-work/serve-cost
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -55,10 +52,7 @@ measure() {
   (cd "$WORK" && exec valgrind --tool=callgrind --callgrind-out-file="$OUT/$label.%p" \
     "$binary" serve Assets --port "$port" >/dev/null 2>"$OUT/$label.log") &
   local pid=$!
-  for _ in $(seq 600); do
-    curl -s -o /dev/null "http://127.0.0.1:$port/healthz" && break
-    sleep 0.2
-  done
+  wait_http "$port" /healthz 600 0.2 || true
   while read -r path; do curl -s -o /dev/null "http://127.0.0.1:$port$path"; done \
     <"$WORK/paths/warm-serve.txt"
   # `exec`: the subshell's process is valgrind's, which runs the server in itself.

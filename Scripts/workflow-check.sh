@@ -6,15 +6,11 @@
 # when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/lib.sh
 
 tools=${THUMBFORGE_TOOLS:-${TMPDIR:-/tmp}/thumbforge-tools}
 if [ ! -x "$tools/zizmor/bin/zizmor" ]; then
-  if ! python3 -m pip --version >/dev/null 2>&1; then
-    sudo_cmd=()
-    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq python3-pip >/dev/null
-  fi
+  python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
   echo "==> pip install zizmor (into $tools/zizmor)"
   python3 -m pip install --quiet --disable-pip-version-check --target "$tools/zizmor" zizmor
 fi

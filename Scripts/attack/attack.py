@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Clients of Scripts/attack.sh (standard library only). Every subcommand prints one JSON
-object on stdout (except `sign`), to be read by the script.
+"""Clients of the hostile-request suite (standard library only): functions that the rows of
+Scripts/attack/rows_*.py call, each returning what it measured, and the same as subcommands,
+each printing one JSON object on stdout (except `sign`). Scripts/attack.sh runs `monitor`
+beside every server it starts.
 
-    attack.py sign PATH...                  signed paths (THUMBFORGE_KEY/SALT, hex)
+    attack.py sign [PATH...]                signed paths (THUMBFORGE_KEY/SALT, hex), one a
+        line; without PATH, of each line read (also Scripts/replicas-check.sh's signer)
     attack.py monitor --port P --pid PID --out FILE [--interval 0.2]
         polls /healthz until SIGTERM; after every poll rewrites FILE with the worst latency,
         failed polls, the server's peak RSS (VmHWM) and whether it is alive
@@ -35,9 +38,11 @@ import threading
 import time
 
 
-def signed(path):
-    key = bytes.fromhex(os.environ["THUMBFORGE_KEY"].split(",")[0])
-    salt = bytes.fromhex(os.environ["THUMBFORGE_SALT"].split(",")[0])
+def signed(path, key=None, salt=None):
+    """PATH signed as serve verifies it: /SIGNATURE/PATH, with KEY and SALT (hex; default
+    THUMBFORGE_KEY and THUMBFORGE_SALT, the first of a comma-separated list)."""
+    key = bytes.fromhex(key or os.environ["THUMBFORGE_KEY"].split(",")[0])
+    salt = bytes.fromhex(salt or os.environ["THUMBFORGE_SALT"].split(",")[0])
     code = hmac.new(key, salt + path.encode(), hashlib.sha256).digest()
     return "/" + base64.urlsafe_b64encode(code).decode().rstrip("=") + path
 
@@ -129,19 +134,19 @@ def monitor(args):
 
 
 # ---------------------------------------------------------------- slowloris
-def slowloris(args):
+def slowloris(port, count=1500, trickle=100, hold=15):
     selector = selectors.DefaultSelector()
     sockets = []
     refused = 0
-    for index in range(args.count):
+    for index in range(count):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
-        code = sock.connect_ex(("127.0.0.1", args.port))
+        code = sock.connect_ex(("127.0.0.1", port))
         if code not in (0, 115, 11):  # EINPROGRESS, EAGAIN
             refused += 1
             sock.close()
             continue
-        sockets.append({"sock": sock, "trickle": index < args.trickle, "state": "connecting",
+        sockets.append({"sock": sock, "trickle": index < trickle, "state": "connecting",
                         "closed_at": None, "index": index})
     # Wait (at most 5 s) for the connections to be established, then send the partial
     # request: half a request line for half of them, a request line and headers without
@@ -186,7 +191,7 @@ def slowloris(args):
 
     def poll_health():
         while not stop.is_set():
-            status, _, seconds = get(args.port, "/healthz", timeout=5.0)
+            status, _, seconds = get(port, "/healthz", timeout=5.0)
             health["polls"] += 1
             health["worst_ms"] = max(health["worst_ms"], round(seconds * 1000, 1))
             health["statuses"][str(status)] = health["statuses"].get(str(status), 0) + 1
@@ -199,7 +204,7 @@ def slowloris(args):
     answered = 0
     next_trickle = started + 2
     open_at = {}
-    while time.monotonic() - started < args.hold:
+    while time.monotonic() - started < hold:
         for key, _ in selector.select(timeout=0.1):
             entry = key.data
             try:
@@ -229,7 +234,7 @@ def slowloris(args):
     answered = sum(1 for e in established if e.get("answered"))
     still_open = [e for e in established if e["state"] == "open"]
     result = {
-        "attempted": args.count, "refused": refused, "established": len(established),
+        "attempted": count, "refused": refused, "established": len(established),
         "unestablished": sum(1 for e in sockets if e["state"] == "unestablished"),
         "failed": sum(1 for e in sockets if e["state"] == "failed"),
         "still_open": len(still_open),
@@ -241,14 +246,14 @@ def slowloris(args):
     }
     for entry in sockets:
         entry["sock"].close()
-    print(json.dumps(result))
+    return result
 
 
 # ---------------------------------------------------------------- slow readers
-def slowread(args):
+def slowread(port, path, clients=50, rate=1024, seconds=12):
     results = []
     lock = threading.Lock()
-    go = threading.Barrier(args.clients)
+    go = threading.Barrier(clients)
 
     def client():
         record = {"status": None, "read": 0, "error": None}
@@ -257,11 +262,11 @@ def slowread(args):
         sock.settimeout(30)
         try:
             go.wait(timeout=30)
-            sock.connect(("127.0.0.1", args.port))
-            sock.sendall(f"GET {args.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             started = time.monotonic()
-            while time.monotonic() - started < args.seconds:
-                data = sock.recv(args.rate)
+            while time.monotonic() - started < seconds:
+                data = sock.recv(rate)
                 if not data:
                     record["error"] = "closed by the server"
                     break
@@ -277,7 +282,7 @@ def slowread(args):
         with lock:
             results.append(record)
 
-    threads = [threading.Thread(target=client) for _ in range(args.clients)]
+    threads = [threading.Thread(target=client) for _ in range(clients)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -285,18 +290,16 @@ def slowread(args):
     statuses = {}
     for record in results:
         statuses[str(record["status"])] = statuses.get(str(record["status"]), 0) + 1
-    print(json.dumps({
-        "clients": args.clients, "statuses": statuses,
+    return {
+        "clients": clients, "statuses": statuses,
         "errors": [r["error"] for r in results if r["error"]][:5],
         "error_count": sum(1 for r in results if r["error"]),
         "read_min": min(r["read"] for r in results), "read_max": max(r["read"] for r in results),
-    }))
+    }
 
 
 # ---------------------------------------------------------------- flood
-def flood(args):
-    with open(args.paths) as listing:
-        paths = [line.strip() for line in listing if line.strip()]
+def flood(port, paths, timeout=60):
     results = []
     lock = threading.Lock()
     go = threading.Barrier(len(paths))
@@ -306,7 +309,7 @@ def flood(args):
             go.wait(timeout=30)
         except threading.BrokenBarrierError:
             pass
-        status, body, seconds = get(args.port, path, timeout=args.timeout)
+        status, body, seconds = get(port, path, timeout=timeout)
         with lock:
             results.append((status, len(body), seconds))
 
@@ -319,57 +322,57 @@ def flood(args):
     for status, _, _ in results:
         key = str(status) if isinstance(status, int) else status.split(":")[0] + ":" + status.split(":")[1]
         statuses[key] = statuses.get(key, 0) + 1
-    print(json.dumps({
+    return {
         "requests": len(paths), "statuses": statuses,
         "slowest_s": round(max(s for _, _, s in results), 2),
         "bytes": sum(n for _, n, _ in results),
-    }))
+    }
 
 
 # ---------------------------------------------------------------- swap
-def swap(args):
-    os.replace(args.replacement, args.master)
+def swap(port, master, replacement, paths, save=None):
+    os.replace(replacement, master)
     swapped = time.monotonic()
     answers = []
-    for path in args.paths:
+    for path in paths:
         headers = {}
-        status, body, seconds = get(args.port, path, timeout=30, headers=headers)
+        status, body, seconds = get(port, path, timeout=30, headers=headers)
         out = None
-        if args.save and status == 200:
-            out = os.path.join(args.save, f"swap-{len(answers)}.bin")
+        if save and status == 200:
+            out = os.path.join(save, f"swap-{len(answers)}.bin")
             with open(out, "wb") as file:
                 file.write(body)
         answers.append({"path": path, "status": status, "bytes": len(body),
                         "retry_after": headers.get("retry-after"),
                         "after_swap_ms": round((time.monotonic() - swapped) * 1000, 1),
                         "body": out if out else body[:120].decode("utf-8", "replace")})
-    print(json.dumps(answers))
+    return answers
 
 
 # ---------------------------------------------------------------- strace
-def opens(args):
+def opens(file, allow, secret=None):
     import re
     call = re.compile(r'^(\d+)\s+(?:open|openat)\((?:[^,]*,\s*)?"((?:[^"\\]|\\.)*)"')
     unfinished = re.compile(r"<unfinished \.\.\.>\s*$")
     resumed = re.compile(r'^(\d+)\s+<\.\.\. (?:open|openat) resumed>.*=\s*(-?\d+)')
     result = re.compile(r"\)\s*=\s*(-?\d+)")
     pending = {}
-    opened, attempted, secret, total = set(), set(), [], 0
+    opened, attempted, secret_hits, total = set(), set(), [], 0
 
     def allowed(path):
-        return any(path == prefix.rstrip("/") or path.startswith(prefix) for prefix in args.allow)
+        return any(path == prefix.rstrip("/") or path.startswith(prefix) for prefix in allow)
 
     def record(path, code):
         nonlocal total
         total += 1
         path = os.path.normpath(path) if path.startswith("/") else path
-        if args.secret and os.path.normpath(args.secret) == path:
-            secret.append(f"{path} = {code}")
+        if secret and os.path.normpath(secret) == path:
+            secret_hits.append(f"{path} = {code}")
         if not path.startswith("/") or allowed(path):
             return
         (opened if code >= 0 else attempted).add(path)
 
-    with open(args.file, errors="replace") as trace:
+    with open(file, errors="replace") as trace:
         for line in trace:
             match = call.match(line)
             if match:
@@ -385,15 +388,15 @@ def opens(args):
                 record(pending.pop(match.group(1)), int(match.group(2)))
     for path in pending.values():
         record(path, 0)  # never resumed: counted as opened
-    print(json.dumps({"calls": total, "opened_outside": sorted(opened),
-                      "attempted_outside": sorted(attempted), "secret": secret}))
+    return {"calls": total, "opened_outside": sorted(opened),
+            "attempted_outside": sorted(attempted), "secret": secret_hits}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     sign = commands.add_parser("sign")
-    sign.add_argument("paths", nargs="+")
+    sign.add_argument("paths", nargs="*")
     watch = commands.add_parser("monitor")
     watch.add_argument("--port", type=int, required=True)
     watch.add_argument("--pid", type=int, required=True)
@@ -426,11 +429,27 @@ def main():
     traced.add_argument("--secret")
     args = parser.parse_args()
     if args.command == "sign":
-        for path in args.paths:
+        for path in args.paths or (line.rstrip("\n") for line in sys.stdin):
             print(signed(path))
+    elif args.command == "monitor":
+        monitor(args)
     else:
-        {"monitor": monitor, "slowloris": slowloris, "slowread": slowread, "flood": flood,
-         "swap": swap, "opens": opens}[args.command](args)
+        print(json.dumps(run(args)))
+
+
+def run(args):
+    """The result of a subcommand other than sign and monitor."""
+    if args.command == "slowloris":
+        return slowloris(args.port, args.count, args.trickle, args.hold)
+    if args.command == "slowread":
+        return slowread(args.port, args.path, args.clients, args.rate, args.seconds)
+    if args.command == "flood":
+        with open(args.paths) as listing:
+            return flood(args.port, [line.strip() for line in listing if line.strip()],
+                         args.timeout)
+    if args.command == "swap":
+        return swap(args.port, args.master, args.replacement, args.paths, args.save)
+    return opens(args.file, args.allow, args.secret)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generates the hostile inputs of Scripts/attack.sh with the standard library only.
+"""Generates the hostile inputs of the hostile-request suite (the rows of Scripts/attack/
+rows_*.py call these functions) with the standard library only.
 
     gen.py png PATH WIDTH HEIGHT [--noise SEED | --colour RRGGBB] [--alpha] [--grey]
                                  [--level L] [--pad-to BYTES]

@@ -71,7 +71,7 @@ def full_builds(compare, verdicts, info):
         sampled = len({r["rep"] for r in ok if r["section"] == "compare-rss"})
         tables[name] = {
             "key": "tool", "rows": rows,
-            "note": f"`{corpus}`, {info.get('corpora', {}).get(corpus, '')}: medians of {reps} timed runs; "
+            "note": f"`{corpus}` {info.get('corpora', {}).get(corpus, '')}: medians of {reps} timed runs; "
                     f"peak RSS: the largest process over all {reps + sampled} runs, process tree: "
                     f"sampled in {sampled} runs of their own; ThumbForge ÷ tool: the median of the "
                     "repetitions' ratios (each repetition runs the tools back to back)."}

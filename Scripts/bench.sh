@@ -204,7 +204,8 @@ if want compare && [ -f "$INFO" ] && [ -f "$WORK/verdict-$MODE.json" ]; then
 fi
 if want compare || [ ! -f "$INFO" ]; then
   simd_version=$(cat "$WORK/simd-label" 2>/dev/null \
-    || "$SIMDPY" -c 'import PIL; print(PIL.__version__, "(built with CC=\"cc -mavx2\")")')
+    || "$SIMDPY" -c 'import PIL; print(PIL.__version__, "(built with CC=\"cc -mavx2\")")' \
+    || echo missing)
   "$MAINPY" "$BENCH/record.py" info "$INFO" --thumbforge "$TF" \
     --peer "Pillow-SIMD=$simd_version" \
     --peer "Pillow=$("$MAINPY" -c 'import PIL; print(PIL.__version__)')" \
@@ -321,10 +322,11 @@ if want tiny; then
     "${m[@]}" --section tiny-check --tool thumbforge --rep "$rep" -- "$TF" check "$dir" -q -o "$out/Assets.xcassets" || true
   done
   # The sample folder's no-change build: what a developer waits for on every build.
-  "$TF" build "$ROOT/Assets" -q -o "$out/sample/Assets.xcassets"
+  sample=("$TF" build "$ROOT/Assets" -q -o "$out/sample/Assets.xcassets" --swift "$out/sample/Asset.swift")
+  "${sample[@]}"
   for ((rep = 1; rep <= REPS; rep++)); do
     "${MEASURE[@]}" --results "$RES" --section assets-rebuild --corpus Assets --outputs 0 --tool thumbforge \
-      --rep "$rep" -- "$TF" build "$ROOT/Assets" -q -o "$out/sample/Assets.xcassets" || true
+      --rep "$rep" -- "${sample[@]}" || true
   done
 fi
 

@@ -168,8 +168,13 @@ def main():
             incremental(tiny, growth),
             {"mode": m, "tiny": next((r["corpus"] for r in tiny), None),
              "growth": list(dict.fromkeys(r["corpus"] for r in growth)) or None}, about))
+    # What else ran on the machine: the load averages bench.sh noted at the start and the end.
+    conditions = {key: [float(x) for x in info[key].split(":")[1].split()]
+                  for key in ("load", "load_end") if ":" in info.get(key, "")}
     status = 0
     for doc in docs:
+        doc["conditions"] = {"load_average_at_start": conditions.get("load"),
+                             "load_average_at_end": conditions.get("load_end")}
         status |= record.finish(doc, args.record)
     sys.exit(status)
 

@@ -9,7 +9,8 @@ baseline is Scripts/bench/results/WORKLOAD.json, and the page is generated from 
     record.py info OUT.json --thumbforge BIN [--peer NAME=VERSION ...]   machine and tools
 
 A file holds: workload, title, command (how to reproduce it), machine, tools, measured_at,
-provenance, parameters (what must match for two runs to be compared) and tables: each a
+provenance, parameters (what must match for two runs to be compared), optionally conditions
+(bench.sh: the load averages at the run's start and end) and tables: each a
 `key` (the first column's header), `rows` {row: {column: cell}} and an optional `note`. A
 cell is a number, a string, a [low, high] range, or a measured figure: {"value", "reps"
 (every repetition's value), "noise", "gate"}.

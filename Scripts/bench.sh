@@ -46,7 +46,8 @@ SVGS=6
 ONLY=""
 APT=1
 RECORD=0
-ARGS="$*"
+ARGS="" # the command line as given, for the result files (an argument with spaces quoted)
+for a in "$@"; do [[ $a == *" "* ]] && a="\"$a\""; ARGS+="${ARGS:+ }$a"; done
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; REPS=1; PHOTOS=10; GROWTH="5 10 20"; TINY=1000; SVGS=3 ;;

@@ -9,10 +9,22 @@
 # process trees' memory sampled, after the timed ones; default: --reps), --photos N (large
 # corpus), --growth "A B C" (photo counts), --growth-reps N (default 1), --tiny N (sources),
 # --only STEPS (comma list of build,peers,corpus,compare,tiny,growth,report), --no-apt (never
-# call apt-get).
+# call apt-get), --record (make this run the baseline instead of comparing with it).
 # Everything it makes lives in bench-work/ (gitignored): venvs, corpora (cached), outputs,
 # raw measurements (results-MODE-*.jsonl, verdict-MODE.json, info-MODE.json) and the report
 # (results.md, also results-MODE.md). Run it from anywhere; it works from the repository root.
+#
+# Result files: the compare step's figures go to bench-work/results/full-builds.json, the
+# tiny and growth steps' to incremental.json (-quick.json in quick mode), each with the
+# machine, the tools' versions and every repetition. Each is then compared with the
+# checked-in baseline of the same name in Scripts/bench/results/ (the performance page is
+# generated from those: Scripts/bench/performance_page.py); with --record it replaces it.
+# The rule: every gated figure (ThumbForge's wall ÷ each peer's, per repetition; ThumbForge's
+# own times where there is no peer), lower is better, regresses when its median exceeds the
+# baseline's by more than the larger noise of the two runs, noise being (highest − lowest)
+# ÷ median of a figure's repetitions; figures with fewer than 3 repetitions in either run are
+# not judged, runs of other parameters (corpora, tiny count, growth sizes) not compared. A
+# regression prints one REGRESSED line per figure and makes the exit status 1.
 # Helpers: Scripts/bench/ (workload thumbforge.yml, plan.py, peers, measure.py, check.py).
 set -euo pipefail
 
@@ -33,6 +45,9 @@ TINY=10000
 SVGS=6
 ONLY=""
 APT=1
+RECORD=0
+ARGS="" # the command line as given, for the result files (an argument with spaces quoted)
+for a in "$@"; do [[ $a == *" "* ]] && a="\"$a\""; ARGS+="${ARGS:+ }$a"; done
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; REPS=1; PHOTOS=10; GROWTH="5 10 20"; TINY=1000; SVGS=3 ;;
@@ -44,6 +59,7 @@ while [ $# -gt 0 ]; do
     --tiny) TINY=$2; shift ;;
     --only) ONLY=$2; shift ;;
     --no-apt) APT=0 ;;
+    --record) RECORD=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | cut -c3-; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
@@ -188,41 +204,24 @@ if want compare && [ -f "$INFO" ] && [ -f "$WORK/verdict-$MODE.json" ]; then
   cp "$WORK/verdict-$MODE.json" "$WORK/verdict-$MODE.previous.json"
 fi
 if want compare || [ ! -f "$INFO" ]; then
-  "$MAINPY" - "$INFO" "$MODE" "$REPS" "$WORK" "$TF" <<'EOF2'
-import json, os, platform, subprocess, sys, datetime
-path, mode, reps, work, tf = sys.argv[1:6]
-def out(*cmd):
-    try: return subprocess.run(cmd, capture_output=True, text=True).stdout.strip()
-    except OSError: return "not found"
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-flags = next((l for l in open("/proc/cpuinfo") if l.startswith("flags")), "")
-mem = next((l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")), "0")
-simd_label = open(os.path.join(work, "simd-label")).read().strip() if os.path.exists(os.path.join(work, "simd-label")) else ""
-info = {}
-info.update({
-    "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
-    # The widest resampler passes this CPU runs (Sources/CResample): AVX-512 needs VNNI and VBMI.
-    "cpu": cpu + (" (AVX-512 VNNI/VBMI)" if all(f" {f}" in flags for f in ("avx512bw", "avx512_vnni", "avx512vbmi"))
-                  else " (AVX2)" if " avx2" in flags else ""),
-    "nproc": out("nproc"), "memory": f"{int(mem) / 2**20:.0f} GiB",
-    "load": "load average at start: " + " ".join(open("/proc/loadavg").read().split()[:3]),
-    "libvips": out("vips", "--version"),
-    "swift": out("swift", "--version").splitlines()[0] if out("swift", "--version") else "?",
-    "python": platform.python_version(),
-    "pillow": out(os.path.join(work, "venv/bin/python"), "-c", "import PIL; print(PIL.__version__)"),
-    "pillow_simd": simd_label or out(os.path.join(work, "venv-simd/bin/python"), "-c", "import PIL; print('pillow-simd', PIL.__version__)") + " (built with CC=\"cc -mavx2\")",
-    "pyvips": out(os.path.join(work, "venv/bin/python"), "-c", "import pyvips; print(pyvips.__version__, 'API mode' if pyvips.API_mode else 'ABI mode')"),
-    "thumbforge": out(tf, "--version") or "?",
-    "reps": reps, "simd_label": simd_label,
-    "command": "Scripts/bench.sh" + (" --quick" if mode == "quick" else ""),
-})
-json.dump(info, open(path, "w"), indent=1)
-EOF2
+  simd_version=$(cat "$WORK/simd-label" 2>/dev/null \
+    || "$SIMDPY" -c 'import PIL; print(PIL.__version__, "(built with CC=\"cc -mavx2\")")' \
+    || echo missing)
+  "$MAINPY" "$BENCH/record.py" info "$INFO" --thumbforge "$TF" \
+    --peer "Pillow-SIMD=$simd_version" \
+    --peer "Pillow=$("$MAINPY" -c 'import PIL; print(PIL.__version__)')" \
+    --peer "pyvips=$("$MAINPY" -c 'import pyvips; print(pyvips.__version__, "API mode" if pyvips.API_mode else "ABI mode")')" \
+    --peer "vipsthumbnail=$(vipsthumbnail --vips-version 2>/dev/null || echo missing)"
 fi
 
 info_set() { "$MAINPY" -c 'import json,sys; p,k,v=sys.argv[1:4]; d=json.load(open(p)); d.setdefault("corpora",{}) if k.startswith("corpora.") else None; (d["corpora"].__setitem__(k[8:], v) if k.startswith("corpora.") else d.__setitem__(k, v)); json.dump(d, open(p,"w"), indent=1)' "$INFO" "$1" "$2"; }
-# The source tree the run measured (the binary is built from it unless --only skipped the build).
 if want compare; then
+  info_set date "$(date '+%Y-%m-%d %H:%M')"
+  info_set load "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  info_set reps "$REPS"
+  info_set simd_label "$(cat "$WORK/simd-label" 2>/dev/null || true)"
+  info_set command "Scripts/bench.sh $ARGS"
+  # The source tree the run measured (the binary is built from it unless --only skipped the build).
   info_set source "$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
 fi
 
@@ -323,6 +322,13 @@ if want tiny; then
     [ "$rendered" = 0 ] || echo "    !! the no-change rebuild rendered $rendered outputs (expected 0)"
     "${m[@]}" --section tiny-check --tool thumbforge --rep "$rep" -- "$TF" check "$dir" -q -o "$out/Assets.xcassets" || true
   done
+  # The sample folder's no-change build: what a developer waits for on every build.
+  sample=("$TF" build "$ROOT/Assets" -q -o "$out/sample/Assets.xcassets" --swift "$out/sample/Asset.swift")
+  "${sample[@]}"
+  for ((rep = 1; rep <= REPS; rep++)); do
+    "${MEASURE[@]}" --results "$RES" --section assets-rebuild --corpus Assets --outputs 0 --tool thumbforge \
+      --rep "$rep" -- "${sample[@]}" || true
+  done
 fi
 
 # ---------------------------------------------------------------- RSS growth
@@ -353,3 +359,13 @@ if want report || want compare; then
   echo "(written to bench-work/results.md and bench-work/results-$MODE.md)"
 fi
 rm -rf "$TRASH" # the timed sections are over
+
+# ---------------------------------------------------------------- result files
+sections=()
+for s in compare tiny growth; do want "$s" && sections+=("$s"); done
+if [ ${#sections[@]} -gt 0 ]; then
+  step "Result files, against the baseline in Scripts/bench/results/"
+  record=(); [ $RECORD = 1 ] && record=(--record)
+  "$MAINPY" "$BENCH/bench_results.py" --work "$WORK" --mode "$MODE" "${record[@]}" \
+    --sections "$(IFS=,; echo "${sections[*]}")" --command "Scripts/bench.sh $ARGS"
+fi

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Installs libvips-dev (and the vips CLI and xxd that some tests use) and libssl-dev (OpenSSL's
-# libcrypto, for SHA-256 and HMAC; libvips-dev brings it on Debian) with apt-get when missing.
+# Installs libvips-dev (and the vips CLI, xxd and python3 that some tests use) and libssl-dev
+# (OpenSSL's libcrypto, for SHA-256 and HMAC; libvips-dev brings it on Debian) with apt-get
+# when missing.
 set -euo pipefail
 
 if pkg-config --exists vips libcrypto 2>/dev/null && command -v vips >/dev/null 2>&1 \
-  && command -v xxd >/dev/null 2>&1; then
+  && command -v xxd >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
   exit 0
 fi
-packages=(libvips-dev libvips-tools libssl-dev pkg-config xxd)
+packages=(libvips-dev libvips-tools libssl-dev pkg-config xxd python3)
 if [ "$(id -u)" -eq 0 ]; then
   sudo_cmd=()
 elif command -v sudo >/dev/null 2>&1; then

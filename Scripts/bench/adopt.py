@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Times adopting a large catalog: `thumbforge init --from` then the first `build` (in place,
 writing nothing new), a no-change rebuild and `check`, against copying the catalog with
-`cp -R` (the floor: adoption copies every file once). Writes the medians and the ratios to
-a JSON results file.
+`cp -R` (the floor: adoption copies every file once). Writes the result file adopt.json
+(record.py: every repetition, each step's ratio to cp -R) and compares it with the baseline,
+or makes it the baseline (--record).
 
-    adopt.py --tool .build/release/thumbforge [--sets 1000] [--reps 5] [--results FILE]
-             [--work DIR]
+    adopt.py --tool .build/release/thumbforge [--sets 1000] [--reps 5] [--record] [--work DIR]
 
 The work happens under --work (default /dev/shm where it exists): on this project's VMs the
 disk's file creation slows down more and more within a run of creates and deletes (each
@@ -20,16 +20,16 @@ fifth PNG carries a text chunk (so init counts metadata).
 import argparse
 import json
 import os
-import platform
 import random
 import shutil
-import statistics
 import struct
 import subprocess
 import sys
 import tempfile
 import time
 import zlib
+
+import record
 
 
 def png(width, height, rng, text=False):
@@ -109,7 +109,7 @@ def main():
     parser.add_argument("--tool", required=True)
     parser.add_argument("--sets", type=int, default=1000)
     parser.add_argument("--reps", type=int, default=5)
-    parser.add_argument("--results", default="Scripts/bench/results/adopt.json")
+    parser.add_argument("--record", action="store_true", help="make this run the baseline")
     parser.add_argument("--work", default="/dev/shm" if os.path.isdir("/dev/shm") else None)
     args = parser.parse_args()
     tool = os.path.abspath(args.tool)
@@ -133,33 +133,30 @@ def main():
             rows["no-change build"].append(timed([tool, "build", art]))
             rows["check"].append(timed([tool, "check", art]))
             shutil.rmtree(case)
-        medians = {k: statistics.median(v) for k, v in rows.items()}
-        adopt = medians["init"] + medians["first build"]
-        record = {
-            "workload": f"adopt a catalog of {args.sets} image sets ({files} files)",
-            "machine": {"cpus": os.cpu_count(), "system": platform.platform(),
-                        "processor": platform.processor() or platform.machine()},
-            "reps": args.reps,
-            "median_seconds": {k: round(v, 4) for k, v in medians.items()},
-            "adopt_seconds": round(adopt, 4),
-            "adopt_over_cp": round(adopt / medians["cp"], 2),
-            "adopt_over_cp_per_rep": [
-                round((i + b) / c, 2)
-                for i, b, c in zip(rows["init"], rows["first build"], rows["cp"])],
-            "filesystem": subprocess.run(["stat", "-f", "-c", "%T", work], capture_output=True,
-                                         text=True).stdout.strip(),
-            "target_seconds": 3.0,
-            "all_seconds": {k: [round(x, 4) for x in v] for k, v in rows.items()},
-        }
-        os.makedirs(os.path.dirname(args.results) or ".", exist_ok=True)
-        with open(args.results, "w") as f:
-            json.dump(record, f, indent=2, sort_keys=True)
-            f.write("\n")
-        for key, value in record["median_seconds"].items():
-            print(f"{key:>16}: {value:.3f} s")
-        print(f"init + first build: {adopt:.3f} s ({record['adopt_over_cp']}x cp -R), target 3 s")
+        rows["adopting: `init --from` and the first build"] = [
+            i + b for i, b in zip(rows["init"], rows["first build"])]
+        names = {"cp": "`cp -R` of the catalog, for scale", "init": "`thumbforge init --from`"}
+        table = {}
+        for step, seconds in rows.items():
+            table[names.get(step, step)] = {
+                "seconds": record.figure(seconds),
+                "÷ `cp -R`": None if step == "cp" else record.figure(
+                    [s / c for s, c in zip(seconds, rows["cp"])], gate=True)}
+        filesystem = subprocess.run(["stat", "-f", "-c", "%T", work], capture_output=True,
+                                    text=True).stdout.strip()
+        doc = record.document(
+            "adopt", "Adopting a catalog", "Scripts/bench/adopt.py --tool BIN" + (
+                f" --sets {args.sets}" if args.sets != 1000 else "") + f" --reps {args.reps}",
+            {"adopt": {"key": "step", "rows": table,
+                       "note": f"A catalog of {args.sets} image sets ({files} files) on {filesystem}, "
+                               f"medians of {args.reps}; ÷ `cp -R`: the median of the repetitions' ratios."}},
+            {"sets": args.sets, "filesystem": filesystem}, record.info(tool))
+        for step, cells in table.items():
+            print(f"{step:>45}: {cells['seconds']['value']:.3f} s")
+        status = record.finish(doc, args.record)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,10 @@ on this repository by path runs `swift package thumbforge --help` from a cold sc
 (nothing built; packages already fetched into SwiftPM's shared cache), once with ThumbForge's
 default traits (the `Serve` trait: the server and its packages) and once with `traits: []`.
 Each build step SwiftPM runs is counted, and so is each one of the server's packages. The
-medians and their ratio go to a JSON results file.
+result file plugin-cold.json (record.py) is compared with the baseline, or becomes it with
+--record.
 
-    plugin_cold.py [--reps 1] [--package PATH] [--only default|none]
-                   [--results Scripts/bench/results/plugin-cold.json]
+    plugin_cold.py [--reps 1] [--package PATH] [--only default|none] [--record]
 
 --package measures another checkout of ThumbForge (default: this one); --only runs one of
 the two kinds.
@@ -15,15 +15,15 @@ the two kinds.
 Run it alone: a cold build uses every core, and anything beside it is measured with it.
 """
 import argparse
-import json
 import os
-import platform
 import re
 import shutil
-import statistics
 import subprocess
+import sys
 import tempfile
 import time
+
+import record
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SERVER_MODULES = re.compile(r"Compiling (Hummingbird\w*|NIO\w*|Prometheus|ServiceLifecycle)\b")
@@ -68,8 +68,7 @@ def main():
     parser.add_argument("--reps", type=int, default=1)
     parser.add_argument("--package", default=ROOT)
     parser.add_argument("--only", choices=["default", "none"])
-    parser.add_argument(
-        "--results", default=os.path.join(ROOT, "Scripts", "bench", "results", "plugin-cold.json"))
+    parser.add_argument("--record", action="store_true", help="make this run the baseline")
     options = parser.parse_args()
     kinds = {"default traits": None, "traits: []": []}
     if options.only:
@@ -78,29 +77,21 @@ def main():
     for _ in range(options.reps):
         for name, traits in kinds.items():
             runs[name].append(cold_run(traits, os.path.abspath(options.package)))
-    summary = {}
+    labels = {"default traits": "default traits (with `serve`)", "traits: []": "`traits: []` (no server)"}
+    rows = {}
     for name, measured in runs.items():
-        summary[name] = {
-            "seconds_median": statistics.median(run["seconds"] for run in measured),
-            "steps": measured[-1]["steps"], "server_steps": measured[-1]["server_steps"],
-            "runs": measured}
-        print(f"{name:15} {summary[name]['seconds_median']:7.1f} s  "
-              f"{summary[name]['steps']:5} steps  {summary[name]['server_steps']:4} of the server's")
-    ratio = None
-    if len(summary) == 2:
-        ratio = round(summary["default traits"]["seconds_median"]
-                      / summary["traits: []"]["seconds_median"], 2)
-        print(f"ratio (default / traits: []): {ratio:.2f}")
-    result = {
-        "what": "cold `swift package thumbforge --help` in a package depending on ThumbForge",
-        "machine": {"cores": os.cpu_count(), "system": platform.platform(),
-                    "swift": subprocess.run(["swift", "--version"], capture_output=True,
-                                            text=True).stdout.strip().splitlines()[0]},
-        "reps": options.reps, "results": summary, "ratio_default_to_no_traits": ratio}
-    os.makedirs(os.path.dirname(options.results), exist_ok=True)
-    with open(options.results, "w") as file:
-        json.dump(result, file, indent=2)
-        file.write("\n")
+        rows[labels[name]] = {
+            "build steps": measured[-1]["steps"], "of the server's packages": measured[-1]["server_steps"],
+            "seconds": record.figure([run["seconds"] for run in measured], gate=True)}
+        print(f"{name:15} {rows[labels[name]]['seconds']['value']:7.1f} s  "
+              f"{measured[-1]['steps']:5} steps  {measured[-1]['server_steps']:4} of the server's")
+    command = "Scripts/bench/plugin_cold.py" + (f" --reps {options.reps}" if options.reps != 1 else "")
+    doc = record.document(
+        "plugin-cold", "The plugin's first build", command,
+        {"plugin-cold": {"key": "dependency", "rows": rows,
+                         "note": f"Medians of {options.reps} cold run(s) of each kind."}},
+        {"kinds": sorted(runs)})
+    sys.exit(record.finish(doc, options.record))
 
 
 if __name__ == "__main__":

@@ -191,10 +191,13 @@ def main():
     lines = [f"# ThumbForge benchmark ({m} mode)", ""]
     if info:
         lines += ["| machine | |", "|---|---|"]
-        for key in ("date", "cpu", "nproc", "memory", "load", "load_end", "libvips", "swift", "python", "pillow",
-                    "pillow_simd", "pyvips", "thumbforge", "source", "reps", "command"):
-            if key in info:
-                lines.append(f"| {key.replace('_', ' ')} | {info[key]} |")
+        facts = {**info.get("machine", {}), **info.get("tools", {}), **info.get("tools", {}).get("peers", {})}
+        facts.pop("peers", None)
+        facts.update({k: info[k] for k in ("date", "load", "load_end", "source", "reps", "command") if k in info})
+        for key, value in facts.items():
+            if isinstance(value, list):
+                value = " ".join(value)
+            lines.append(f"| {key.replace('_', ' ')} | {value} |")
         lines.append("")
 
     corpora = []

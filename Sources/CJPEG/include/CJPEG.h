@@ -56,8 +56,8 @@ void cjpeg_close(cjpeg_stream *s);
 /* Encodes 8-bit RGB (3 bands) or grey (1 band) pixels, rows `stride` bytes apart, into a
  * new buffer at `*out` (free it with free) of `*out_size` bytes: JFIF at 72 dpi, no other
  * metadata, chroma 4:2:0 below quality 90 and 4:4:4 from 90 up, as libvips' jpegsave.
- * Encoding memory pixels this way costs 15-40 % less than libvips' jpegsave, whose sink
- * hands every strip between threads. 0, or -1 with the reason in `error`. */
+ * Encoding memory pixels this way costs less than libvips' jpegsave, whose sink hands
+ * every strip between threads. 0, or -1 with the reason in `error`. */
 int cjpeg_encode(const uint8_t *pixels, int width, int height, int bands, long stride,
                  int quality, int optimize_coding, int progressive, uint8_t **out,
                  size_t *out_size, char *error, size_t error_size);

@@ -6,8 +6,8 @@ package import Synchronization
 ///
 /// The entries sit in an array linked by index, so a lookup hashes its key once. The
 /// methods are inlinable so that the server module gets them specialised for its value
-/// type: unspecialised, each hit looked up generic metadata at run time (callgrind: about
-/// 1 % of a cached answer).
+/// type: unspecialised, each hit looked up generic metadata at run time (a share of a cached
+/// answer that callgrind sees: `Scripts/serve-cost.sh`).
 package final class LRUCache<Value: Sendable>: Sendable {
   /// The most the entries' costs may add up to.
   package let capacity: Int

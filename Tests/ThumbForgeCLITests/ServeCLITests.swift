@@ -54,7 +54,9 @@ struct ServeCLITests {
 
   @Test("SIGTERM mid-render: the render finishes, its request gets 200, exit 0")
   func sigtermDrains() async throws {
-    let server = try await Running(bigPhoto: true)
+    // A generous `serve.timeout`: the claim is the drain, not how fast a loaded machine
+    // renders the big photo.
+    let server = try await Running(bigPhoto: true, serve: "serve:\n  timeout: 600\n")
     let port = server.port
     // On a thread of its own: a blocking socket call must not wait for a thread of the
     // (small, shared) cooperative pool, or the render may not start before the deadline.

@@ -16,6 +16,7 @@ import statistics
 import sys
 
 import record
+from report import load as load_lines
 
 TOOLS = {
     "thumbforge": "ThumbForge",
@@ -25,13 +26,6 @@ TOOLS = {
     "pyvips-derive": "pyvips, decode once + derive",
     "vipsthumbnail": "vipsthumbnail per output",
 }
-
-
-def load_lines(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def cpu(r):

@@ -97,7 +97,7 @@ extension MasterImage {
   /// same kernel) made from the file in the same job and at least ``finerGap`` times the
   /// request's size on both axes, from which the request is resized instead of from the
   /// file. Only requests the pyramid would resize from the full-size image have one (those
-  /// over a quarter of the master: a photo's 1x variant, and fills, fits and tiles that
+  /// over a sixth of the master: a photo's 1x variant, and fills, fits and tiles that
   /// large); smaller ones keep their box-halved level, which is cheaper still, and whose
   /// files come out smaller (a resize of a Lanczos-3 resize keeps a little more of the
   /// highest frequencies). The difference from a resize of the whole decode is far below

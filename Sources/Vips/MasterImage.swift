@@ -151,7 +151,7 @@ package struct MasterImage: Sendable {
 
   /// The factor `loaded` (a file's header, as stored) may be shrunk by while decoding so
   /// that the largest of `resizes` (its full size, whatever its region) is still made by a
-  /// reduction of at least ``Pyramid/gap``: libjpeg's scaled DCT for a JPEG, 1 for every other format.
+  /// reduction of at least ``shrinkGap``: libjpeg's scaled DCT for a JPEG, 1 for every other format.
   private static func shrinkOnLoad(_ loaded: VipsImage, for resizes: [ResizeRequest]) -> Int {
     guard isJPEG(loaded) else { return 1 }
     let needed = resizes.reduce((width: 1, height: 1)) {
@@ -171,9 +171,13 @@ package struct MasterImage: Sendable {
   }
 
   /// The largest JPEG shrink-on-load factor (1, 2, 4 or 8) that still leaves at least
-  /// ``Pyramid/gap`` times `needed` pixels on both axes of a `source`-sized image (libjpeg
+  /// ``shrinkGap`` times `needed` pixels on both axes of a `source`-sized image (libjpeg
   /// rounds the scaled size up), as libvips' `thumbnail` does: libjpeg's scaled DCT aliases
   /// fine detail, so the final Lanczos resize is left at least that factor to filter it.
+  /// The reduction a JPEG shrunk on load still leaves for the final resize (libvips'
+  /// `thumbnail` leaves 2).
+  static let shrinkGap = 2
+
   package static func jpegShrink(
     source: (width: Int, height: Int), needed: (width: Int, height: Int)
   ) -> Int {
@@ -183,7 +187,7 @@ package struct MasterImage: Sendable {
     for factor in [2, 4, 8] where factor <= min(source.width, source.height) {
       let width = (source.width + factor - 1) / factor
       let height = (source.height + factor - 1) / factor
-      if width >= Pyramid.gap * needed.width && height >= Pyramid.gap * needed.height {
+      if width >= shrinkGap * needed.width && height >= shrinkGap * needed.height {
         best = factor
       }
     }

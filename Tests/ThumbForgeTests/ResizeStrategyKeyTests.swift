@@ -15,7 +15,7 @@ import Vips
     #expect(planner.keyHeader.contains("\nresize=\(MasterImage.strategyKey)\n"))
     #expect(
       MasterImage.strategyKey
-        == "half-gap=2 finer-gap=3/2 finer-min=4000000 finer-for=full-size-resizes")
+        == "half-gap=3 finer-gap=3/2 finer-min=4000000 finer-for=full-size-resizes")
     let plan = planner.plan([PlannerTests.photoSource])
     let keys = plan.jobs.flatMap(\.imageSets).map(\.key)
     #expect(!keys.isEmpty)

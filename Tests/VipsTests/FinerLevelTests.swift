@@ -26,12 +26,14 @@ import Vips
     }
   }
 
-  /// The tile (800×600 before its cut) is under a quarter of the photo (its half-size copy,
-  /// 2000×1500, is twice its size): the pyramid resizes it from that copy, as before finer
-  /// levels, not from the 2x variant. The fit (1024×768) is over a quarter: from the 2x.
+  /// A 1x tile (600×450 before its cut) is under a sixth of the photo (its half-size copy,
+  /// 2000×1500, is three times its size): the pyramid resizes it from that copy, as before
+  /// finer levels, not from the 2x variant. The fit (1024×768) is over a sixth: from the 2x.
   @Test func outputsThePyramidServesKeepIt() {
-    let finer = MasterImage.finerLevels([Self.twoX, Self.tile, Self.fit], base: Self.photo)
-    #expect(finer[Self.tile] == nil)
+    let small = ResizeRequest(
+      width: 600, height: 450, region: VipsRect(x: 75, y: 0, width: 450, height: 450))
+    let finer = MasterImage.finerLevels([Self.twoX, small, Self.fit], base: Self.photo)
+    #expect(finer[small] == nil)
     #expect(finer[Self.fit] == Self.twoX)
   }
 

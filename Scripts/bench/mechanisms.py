@@ -18,6 +18,7 @@ under 2 % on every workload is removed.
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,15 +40,16 @@ def timed(binary, knob, corpus, out, mode):
     if mode == "full":
         shutil.rmtree(out, ignore_errors=True)
     command = [binary, "build", corpus, "-q", "-o", os.path.join(out, "Assets.xcassets")]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
+    result = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
-    stderr = child.stderr.read().decode()
-    child.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"mechanisms.py: {knob or 'all on'}: {' '.join(command)}: {stderr[-400:]}")
-    return wall, usage.ru_utime + usage.ru_stime
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the builds run one at a time
+    if result.returncode != 0:
+        sys.exit(f"mechanisms.py: {knob or 'all on'}: {' '.join(command)}: "
+                 f"{result.stderr.decode()[-400:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def main():
@@ -101,7 +103,7 @@ def main():
         row["pays"] = "yes" if max(gains) >= 1.02 else "no"
         rows[knob] = row
     base_row = {}
-    for name, _, mode in workloads:
+    for name, _, _ in workloads:
         base_row[f"{name} wall"] = record.figure(base[name]["wall"], digits=3)
         base_row[f"{name} CPU"] = record.figure(base[name]["cpu"], digits=3)
     table = {

@@ -5,7 +5,7 @@
 ///   that copy, premultiplied so transparent edges do not darken.
 /// - An opaque raster image is never held whole: every resize is made while it is decoded
 ///   (``resizedInOnePass(_:alsoHalve:)``, strips, libjpeg-turbo's rows where it may), and
-///   outputs under half its size come from a half-size copy made in the same pass and its
+///   outputs under a sixth of its size come from a half-size copy made in the same pass and its
 ///   box-halved levels (``Pyramid``), when at least two of them can. On a large master,
 ///   the other outputs (those the pyramid would resize from the full-size image) are
 ///   resized from another whole-frame output at least 3/2 their size, when there is one

@@ -170,14 +170,14 @@ package struct MasterImage: Sendable {
     ["jpegload", "jpegload_buffer"].contains(loaded.loader)
   }
 
-  /// The largest JPEG shrink-on-load factor (1, 2, 4 or 8) that still leaves at least
-  /// ``shrinkGap`` times `needed` pixels on both axes of a `source`-sized image (libjpeg
-  /// rounds the scaled size up), as libvips' `thumbnail` does: libjpeg's scaled DCT aliases
-  /// fine detail, so the final Lanczos resize is left at least that factor to filter it.
   /// The reduction a JPEG shrunk on load still leaves for the final resize (libvips'
   /// `thumbnail` leaves 2).
   static let shrinkGap = 2
 
+  /// The largest JPEG shrink-on-load factor (1, 2, 4 or 8) that still leaves at least
+  /// ``shrinkGap`` times `needed` pixels on both axes of a `source`-sized image (libjpeg
+  /// rounds the scaled size up), as libvips' `thumbnail` does: libjpeg's scaled DCT aliases
+  /// fine detail, so the final Lanczos resize is left at least that factor to filter it.
   package static func jpegShrink(
     source: (width: Int, height: Int), needed: (width: Int, height: Int)
   ) -> Int {

@@ -135,9 +135,9 @@ extension MasterImage {
       + " finer-min=\(finerLevelMinimumPixels) finer-for=full-size-resizes"
   }
 
-  /// How many times larger than an output a finer level must be on each axis (3/2): the
-  /// smallest ratio whose outputs keep 51 dB or more (see ``finerLevels(_:base:)``; measured
-  /// by `Scripts/bench/derived_quality.py`).
+  /// How many times larger than an output a finer level must be on each axis (3/2), chosen
+  /// with `Scripts/bench/derived_quality.py`, which compares builds with and without finer
+  /// levels against a resize of the whole image (see ``finerLevels(_:base:)``).
   package static let finerGap = (numerator: 3, denominator: 2)
 
   /// Finer levels are only used for files of at least this many pixels (4 MP, after

@@ -14,8 +14,8 @@ package struct SaveOptions: Sendable, Equatable, Hashable {
   package var keepProfile: Bool
   /// Lossless WebP.
   package var lossless: Bool
-  /// JPEG: compute optimal Huffman tables (2–3 % smaller files at quality 82, about twice the
-  /// encoding time).
+  /// JPEG: compute optimal Huffman tables: smaller files for a longer encode (the encoders
+  /// table of docs/performance.md has both).
   package var optimizeCoding: Bool
   /// JPEG: a restart marker every this many MCUs (0: none). Restart markers let a damaged
   /// file resynchronise; files from cameras and some editors carry them.

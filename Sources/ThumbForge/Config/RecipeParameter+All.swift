@@ -78,7 +78,7 @@ extension RecipeParameter {
     RecipeParameter(
       "optimize-coding", \.optimizeCoding, .bool, kinds: imageSets, topLevel: imageSets,
       effect: .encoding,
-      "JPEG: optimal Huffman tables (2–3 % smaller at quality 82, about twice the encoding time)."
+      "JPEG: optimal Huffman tables (smaller files, a longer encode: see docs/performance.md)."
     ) { _ in true },
     RecipeParameter(
       "keep-metadata", \.keepMetadata, .bool, kinds: imageSets.union([.asIs]),

@@ -1,22 +1,38 @@
 #!/usr/bin/env python3
 """What each speed mechanism gains: paired runs of one thumbforge binary with and without
-each mechanism, recorded as Scripts/bench/results/mechanisms.json (via record.py).
+each mechanism, recorded as Scripts/bench/results/mechanisms.json (via record.py), or with
+--instructions their instruction counts under callgrind, as mechanism-instructions.json.
 
-    mechanisms.py [--runs N] --binary BIN --base COMMIT [--record] --workload NAME=CORPUS[:MODE] ... KNOB...
+    mechanisms.py [--runs N] [--instructions] --binary BIN --base COMMIT [--record]
+                  --workload NAME=CORPUS[:MODE] ... KNOB...
+    mechanisms.py --summarise FILE     figures and verdicts again from FILE's repetitions
 
 BIN must be built from COMMIT with the A/B switches applied (`git apply
-Scripts/bench/ab-switches.patch`; they never land on main): `THUMBFORGE_AB_OFF=KNOB` turns one mechanism off, falling back to the plain path.
-MODE is `full` (a build into an empty catalog, the default) or `rebuild` (a no-change build
-of a catalog built once beforehand). Each round runs, for every knob in a shuffled order,
-the binary with every mechanism on and with the knob, back to back (which first alternates
-from round to round), so each pair sees the same machine; a knob's figure
-is the median over rounds of (time with the knob off ÷ time with it on), for wall and for
-CPU (user + system) time, with its noise ((highest − lowest) ÷ median). A ratio above 1
-means the mechanism saves time. The rule of docs/performance.md: a mechanism that gains
-under 2 % on every workload is removed.
+Scripts/bench/ab-switches.patch`; they never land on main): `THUMBFORGE_AB_OFF=KNOB` turns
+one mechanism off, falling back to the plain path. MODE is `full` (a build into an empty
+catalog, the default) or `rebuild` (a no-change build of a catalog built once beforehand).
+
+Timed (the default): each round runs, for every knob in a shuffled order, the binary with
+every mechanism on and with the knob, back to back (which first alternates from round to
+round), so each pair sees the same machine; a knob's figure is the median over rounds of
+(time with the knob off ÷ time with it on), for wall and for CPU (user + system) time.
+With --instructions each round counts the instructions of one build with every mechanism
+on and one per knob (callgrind, every thread together): the work a mechanism saves,
+whatever the machine's load, but not what it gains by running work side by side.
+
+Each figure has its noise ((highest − lowest) ÷ median) and a distribution-free interval
+for its median (the order statistics that hold it with 98 % confidence; timings need
+at least 7 rounds for one). A knob pays when some figure is at least 1.02 with its interval
+above 1; it does not when every figure's interval is below 1.02 (docs/performance.md
+removes those); otherwise the rounds cannot tell. The result file is rewritten after every
+round, so a run stopped early keeps the rounds it finished (`record.py record` makes it the
+baseline).
 """
 import argparse
+import concurrent.futures
+import math
 import os
+import re
 import random
 import resource
 import shutil
@@ -31,14 +47,26 @@ ROOT = record.ROOT
 WORK = os.path.join(ROOT, "bench-work", "runs", "mechanisms")
 
 
-def timed(binary, knob, corpus, out, mode):
-    """One build: (wall s, CPU s). `knob` None runs with every mechanism on."""
+def prepare(knob, out, mode):
+    """The environment of one build with `knob` off (None: every mechanism on), and its
+    output folder emptied for a full build."""
     env = dict(os.environ)
     env.pop("THUMBFORGE_AB_OFF", None)
     if knob:
         env["THUMBFORGE_AB_OFF"] = knob
     if mode == "full":
         shutil.rmtree(out, ignore_errors=True)
+    return env
+
+
+def failed(knob, command, result):
+    sys.exit(f"mechanisms.py: {knob or 'all on'}: {' '.join(command)}: "
+             f"{result.stderr.decode()[-400:]}")
+
+
+def timed(binary, knob, corpus, out, mode):
+    """One build: (wall s, CPU s). `knob` None runs with every mechanism on."""
+    env = prepare(knob, out, mode)
     command = [binary, "build", corpus, "-q", "-o", os.path.join(out, "Assets.xcassets")]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -46,23 +74,148 @@ def timed(binary, knob, corpus, out, mode):
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the builds run one at a time
     if result.returncode != 0:
-        sys.exit(f"mechanisms.py: {knob or 'all on'}: {' '.join(command)}: "
-                 f"{result.stderr.decode()[-400:]}")
+        failed(knob, command, result)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
+
+
+def counted(binary, knob, corpus, out, mode):
+    """One build under callgrind: its instructions (every thread), as a 1-tuple."""
+    env = prepare(knob, out, mode)
+    profile = out.rstrip("/") + ".callgrind"
+    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", binary,
+               "build", corpus, "-q", "-o", os.path.join(out, "Assets.xcassets")]
+    result = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        failed(knob, command, result)
+    with open(profile) as f:
+        total = re.search(r"^(?:summary|totals): *(\d+)", f.read(), re.M)
+    os.remove(profile)
+    return (int(total.group(1)),)
+
+
+def interval(reps):
+    """(low, high): order statistics holding the median with 98 % confidence (the range
+    below 7 repetitions, where none do)."""
+    ordered, n = sorted(reps), len(reps)
+    k = 0  # the largest k with P(Binomial(n, 1/2) <= k - 1) <= 1 %
+    while sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n <= 0.01:
+        k += 1
+    return ordered[k - 1] if k else ordered[0], ordered[n - k] if k else ordered[-1]
+
+
+def ratio_figure(reps, digits=3):
+    """A ratio's median with its interval; `digits` 4 for instruction counts, which move by
+    less than a timing's noise."""
+    cell = record.figure(reps, digits=digits)
+    low, high = interval(reps)
+    cell["low"], cell["high"] = record.sig(low, digits), record.sig(high, digits)
+    return cell
+
+
+def verdict(cells, timed=True):
+    """Whether a knob pays by its figures (see the module's comment). Timings need 7 rounds,
+    the fewest whose range holds the median with 98 % confidence; counts do not drift."""
+    if timed and min(len(c["reps"]) for c in cells) < 7:
+        return "cannot tell"
+    if any(c["value"] >= 1.02 and c["low"] > 1 for c in cells):
+        return "yes"
+    if all(c["high"] < 1.02 for c in cells):
+        return "no"
+    return "cannot tell"
+
+
+def note(instructions, rounds):
+    """The line under the table: what a figure is and what `pays` says."""
+    what = ("instructions with the mechanism off ÷ with it on (callgrind)" if instructions
+            else "time with the mechanism off ÷ time with it on, paired runs")
+    spread = "its 98 % interval" if rounds >= 7 else "the range of the rounds"
+    return (f"{what}, median of {rounds} rounds with {spread} (above 1: the mechanism saves "
+            "work); `pays`: yes when some figure is at least 1.02 with its interval above 1, no "
+            "when every interval is below 1.02")
+
+
+def summarise(path):
+    """Rewrites a result file's figures, verdicts and note from its repetitions."""
+    doc = record.load(path)
+    table = doc["tables"]["mechanisms"]
+    instructions = doc["workload"] == "mechanism-instructions"
+    for knob, row in table["rows"].items():
+        for key, cell in row.items():
+            if isinstance(cell, dict):
+                row[key] = ratio_figure(cell["reps"], 4 if instructions else 3)
+        row.pop("pays", None)
+        row["pays"] = verdict([c for c in row.values() if isinstance(c, dict)], not instructions)
+    table["note"] = note(instructions, doc["parameters"]["runs"])
+    record.write(doc, path)
+
+
+def write_result(args, knobs, workloads, ratios, base, binary, rounds):
+    """The document of the first `rounds` rounds, written to bench-work/results/mechanisms.json:
+    (its path, the rows by knob)."""
+    measures = ["instructions"] if args.instructions else ["wall", "CPU"]
+    rows = {}
+    for knob in knobs:
+        row = {}
+        for name, _, _ in workloads:
+            for i, measure in enumerate(measures):
+                row[f"{name} {measure}"] = ratio_figure(
+                    ratios[(name, knob)][i], 4 if args.instructions else 3)
+        row["pays"] = verdict(
+            [c for c in row.values() if isinstance(c, dict)], not args.instructions)
+        rows[knob] = row
+    base_row = {}
+    for name, _, _ in workloads:
+        for i, measure in enumerate(measures):
+            base_row[f"{name} {measure}"] = record.figure(base[name][i], digits=3)
+    table = {
+        "key": "mechanism off",
+        "rows": rows,
+        "note": note(args.instructions, rounds),
+    }
+    unit = "instructions" if args.instructions else "seconds"
+    baseline = {"key": "all mechanisms on", "rows": {unit: base_row}}
+    about = record.info(thumbforge=binary)
+    # The binary is the base commit with the switches, not this checkout's sources.
+    about["tools"]["thumbforge_commit"] = args.base
+    about["tools"]["thumbforge_sources_modified"] = "Scripts/bench/ab-switches.patch applied"
+    described = ", ".join(f"{n} ({os.path.basename(c)}, {m})" for n, c, m in workloads)
+    workload = "mechanism-instructions" if args.instructions else "mechanisms"
+    doc = record.document(
+        workload,
+        "What each speed mechanism saves in instructions" if args.instructions
+        else "What each speed mechanism gains",
+        "Scripts/bench/mechanisms.py --runs %d%s --binary BIN --base COMMIT %s %s"
+        % (rounds, " --instructions" if args.instructions else "", " ".join(f"--workload {s}" for s in args.workload), " ".join(knobs)),
+        {"mechanisms": table, "baseline": baseline},
+        parameters={"workloads": described, "runs": rounds},
+        about=about,
+    )
+    path = os.path.join(record.RUNS, f"{workload}.json")
+    record.write(doc, path)
+    return path, rows
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--binary", required=True)
+    parser.add_argument("--binary")
     parser.add_argument("--record", action="store_true", help="make this run the baseline")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under callgrind instead of timing")
     parser.add_argument("--seed", type=int, default=1, help="the knobs' order in each round")
-    parser.add_argument("--base", required=True, metavar="COMMIT",
+    parser.add_argument("--base", metavar="COMMIT",
                         help="the commit the switches patch was applied to, to build BIN")
-    parser.add_argument("--workload", action="append", required=True, metavar="NAME=CORPUS[:MODE]")
-    parser.add_argument("knobs", nargs="+", metavar="KNOB")
+    parser.add_argument("--workload", action="append", metavar="NAME=CORPUS[:MODE]")
+    parser.add_argument("--summarise", metavar="FILE",
+                        help="only rewrite FILE's figures and verdicts from its repetitions")
+    parser.add_argument("knobs", nargs="*", metavar="KNOB")
     args = parser.parse_args()
+    if args.summarise:
+        summarise(args.summarise)
+        return
+    if not (args.knobs and args.binary and args.base and args.workload):
+        parser.error("--binary, --base, a --workload and a KNOB are needed")
     knobs, specs = args.knobs, args.workload
     workloads = []
     for spec in specs:
@@ -70,9 +223,17 @@ def main():
         corpus, _, mode = rest.partition(":")
         workloads.append((name, os.path.abspath(corpus), mode or "full"))
     binary = os.path.abspath(args.binary)
+    if args.instructions:
+        # valgrind 3.19 gives up on the debug information of a release build with the Swift
+        # runtime linked statically: it counts a copy without it (the same code).
+        os.makedirs(WORK, exist_ok=True)
+        stripped = os.path.join(WORK, "thumbforge-without-debug-info")
+        subprocess.run(["strip", "--strip-debug", "-o", stripped, binary], check=True)
+        binary = stripped
     rng = random.Random(args.seed)
-    ratios = {(w, k): {"wall": [], "cpu": []} for w, _, _ in workloads for k in knobs}
-    base = {w: {"wall": [], "cpu": []} for w, _, _ in workloads}
+    width = 1 if args.instructions else 2
+    ratios = {(w, k): [[] for _ in range(width)] for w, _, _ in workloads for k in knobs}
+    base = {w: [[] for _ in range(width)] for w, _, _ in workloads}
     for name, corpus, mode in workloads:
         if mode == "rebuild":  # the catalog each no-change run compares with
             for knob in [None] + knobs:
@@ -81,57 +242,32 @@ def main():
         order = list(knobs)
         rng.shuffle(order)
         for name, corpus, mode in workloads:
+            if args.instructions:
+                # Counts do not drift with the machine's load: one build with every mechanism
+                # on per round, and the builds side by side (callgrind runs one thread at a time).
+                def count(knob):
+                    return counted(binary, knob, corpus, os.path.join(WORK, name, knob or "on"), mode)
+                with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+                    counts = dict(zip([None] + order, pool.map(count, [None] + order)))
+                base[name][0].append(counts[None][0])
+                for knob in order:
+                    ratios[(name, knob)][0].append(counts[knob][0] / counts[None][0])
+                continue
             for knob in order:
                 pair = [None, knob] if round_ % 2 == 0 else [knob, None]
                 times = {k: timed(binary, k, corpus, os.path.join(WORK, name, k or "on"), mode)
                          for k in pair}
                 on, off = times[None], times[knob]
-                base[name]["wall"].append(on[0])
-                base[name]["cpu"].append(on[1])
-                ratios[(name, knob)]["wall"].append(off[0] / on[0])
-                ratios[(name, knob)]["cpu"].append(off[1] / on[1])
+                for i in range(width):
+                    base[name][i].append(on[i])
+                    ratios[(name, knob)][i].append(off[i] / on[i])
         print(f"round {round_ + 1}/{args.runs} done", file=sys.stderr)
+        # Written after every round, so a run stopped early keeps the rounds it finished.
+        path, rows = write_result(args, knobs, workloads, ratios, base, binary, round_ + 1)
 
-    rows = {}
-    for knob in knobs:
-        row = {}
-        for name, _, _ in workloads:
-            cell = ratios[(name, knob)]
-            row[f"{name} wall"] = record.figure(cell["wall"], digits=3)
-            row[f"{name} CPU"] = record.figure(cell["cpu"], digits=3)
-        gains = [row[f"{n} {t}"]["value"] for n, _, _ in workloads for t in ("wall", "CPU")]
-        row["pays"] = "yes" if max(gains) >= 1.02 else "no"
-        rows[knob] = row
-    base_row = {}
-    for name, _, _ in workloads:
-        base_row[f"{name} wall"] = record.figure(base[name]["wall"], digits=3)
-        base_row[f"{name} CPU"] = record.figure(base[name]["cpu"], digits=3)
-    table = {
-        "key": "mechanism off",
-        "rows": rows,
-        "note": "time with the mechanism off ÷ time with it on, median of paired runs "
-        "(above 1: the mechanism saves time); `pays`: at least 1.02 on some workload",
-    }
-    baseline = {"key": "all mechanisms on", "rows": {"seconds": base_row}}
-    about = record.info(thumbforge=binary)
-    # The binary is the base commit with the switches, not this checkout's sources.
-    about["tools"]["thumbforge_commit"] = args.base
-    about["tools"]["thumbforge_sources_modified"] = "Scripts/bench/ab-switches.patch applied"
-    described = ", ".join(f"{n} ({os.path.basename(c)}, {m})" for n, c, m in workloads)
-    doc = record.document(
-        "mechanisms",
-        "What each speed mechanism gains",
-        "Scripts/bench/mechanisms.py --runs %d --binary BIN --base %s %s %s"
-        % (args.runs, args.base, " ".join(f"--workload {s}" for s in specs), " ".join(knobs)),
-        {"mechanisms": table, "baseline": baseline},
-        parameters={"workloads": described, "runs": args.runs},
-        about=about,
-    )
-    path = os.path.join(record.RUNS, "mechanisms.json")
-    record.write(doc, path)
     for knob in knobs:
         cells = "  ".join(
-            f"{k} {v['value']:.3f} (±{(v['noise'] or 0) * 100:.0f} %)"
+            f"{k} {v['value']:.3f} ({v['low']:.3f}–{v['high']:.3f})"
             for k, v in rows[knob].items() if isinstance(v, dict))
         print(f"{knob:20} {cells}  pays: {rows[knob]['pays']}")
     if args.record:

@@ -40,6 +40,8 @@ def cell(c):
     if c is None:
         return "–"
     if isinstance(c, dict):
+        if "low" in c and "high" in c:  # a median with its interval (mechanisms.py)
+            return f"{number(c['value'])} ({number(c['low'])}–{number(c['high'])})"
         return number(c["value"])
     if isinstance(c, list):
         return "–".join(number(x) for x in c)

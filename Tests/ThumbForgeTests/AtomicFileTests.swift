@@ -22,6 +22,33 @@ struct AtomicFileTests {
     #expect(FileManager.default.contents(atPath: path) == Data("cba".utf8))
   }
 
+  @Test("the temporary file is beside its target, however the path is written")
+  func temporaryPathIsBesideTheTarget() throws {
+    #expect(AtomicFile.split("/a/b/c.png") == ("/a/b/", "c.png"))
+    #expect(AtomicFile.split("c.png") == ("", "c.png"))
+    #expect(AtomicFile.split("/c.png") == ("/", "c.png"))
+    for path in ["/a/b/c.png", "c.png", "/c.png", "a b/Contents.json"] {
+      let temporary = AtomicFile.temporaryPath(beside: path)
+      let (folder, name) = AtomicFile.split(temporary)
+      #expect(folder == AtomicFile.split(path).folder)
+      #expect(name.hasPrefix(AtomicFile.temporaryPrefix + "\(getpid())-"))
+      #expect(name.hasSuffix("-" + AtomicFile.split(path).name))
+      #expect(AtomicFile.temporaryPath(beside: path) != temporary)
+    }
+  }
+
+  @Test("a write into a missing folder of an existing one lands in place")
+  func writesIntoOneMissingFolder() throws {
+    let folder = try Fixtures.temporaryDirectory(prefix: "thumbforge-atomic")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try AtomicFile.write([1], to: folder.path + "/one/A.png", durable: false)
+    try AtomicFile.write([2], to: folder.path + "/one/B.png", durable: false)
+    #expect(FileManager.default.contents(atPath: folder.path + "/one/A.png") == Data([1]))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path + "/one").sorted()
+        == ["A.png", "B.png"])
+  }
+
   @Test("a write returns the size and modification time the file then has on disk")
   func writeReturnsTheFilesStamp() throws {
     let folder = try Fixtures.temporaryDirectory(prefix: "thumbforge-atomic")

@@ -160,7 +160,7 @@ package struct AsIsSource: Hashable, Sendable {
     if let known = cache.sources[file.relativePath], known.describes(file) {
       return (known.hash, false)
     }
-    let path = folder.appendingPathComponent(file.relativePath).path
+    let path = folder.filePath(file.relativePath)
     return (try? ContentHash.ofFile(at: path)).map { ($0, true) }
   }
 }

@@ -16,7 +16,7 @@ enum MasterProbe {
     if let reused = reuse(cached, file: file, limitInputPixels: limitInputPixels) {
       return reused
     }
-    let path = folder.appendingPathComponent(file.relativePath).path
+    let path = folder.filePath(file.relativePath)
     if file.byteSize == 0 {
       return .failure(
         Problem(path: file.relativePath, reason: "empty file (0 bytes)", kind: .undecodable))

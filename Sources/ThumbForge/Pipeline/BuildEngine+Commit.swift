@@ -137,7 +137,7 @@ extension BuildEngine {
         changed = true
         return
       }
-      guard let stat = FileStamp.current(at: workspace.catalog.appendingPathComponent(path).path)
+      guard let stat = FileStamp.current(at: workspace.catalog.filePath(path))
       else { return }
       cache.outputs[path] = FileStamp(stat, hash: hash)
       changed = true

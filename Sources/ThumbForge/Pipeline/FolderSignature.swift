@@ -52,7 +52,7 @@ struct FolderSignature: Equatable, Sendable {
   /// Whether the file at `relativePath` in `folder` still has the size and modification
   /// time this signature recorded for it (false when it is gone or was never seen).
   func isUnchanged(_ relativePath: String, in folder: URL) -> Bool {
-    guard let now = FileStamp.current(at: folder.appendingPathComponent(relativePath).path)
+    guard let now = FileStamp.current(at: folder.filePath(relativePath))
     else { return false }
     return files[relativePath] == Self.stamp(modified: now.modified, byteSize: now.byteSize)
   }

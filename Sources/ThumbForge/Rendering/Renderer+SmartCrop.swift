@@ -23,7 +23,7 @@ extension Renderer {
         && output.resizeTo.checkedArea > reference.checkedArea
     }
     guard !pending.isEmpty else { return work }
-    let path = folder.appendingPathComponent(master.path).path
+    let path = folder.filePath(master.path)
     let options = LoadOptions(failOn: failOn, scale: master.isVector ? 1 : nil)
     let loaded = try VipsImage.load(path: path, options: options)
     if !master.isVector { try limits.checkInput(loaded, path: master.path) }

@@ -61,7 +61,7 @@ struct Renderer: Sendable {
         problems.append(
           Problem(
             path: path,
-            reason: ErrorWording.describe(error, file: folder.appendingPathComponent(path).path),
+            reason: ErrorWording.describe(error, file: folder.filePath(path)),
             kind: error.isOverLimit ? .tooLarge : .other))
       } catch {
         problems.append(
@@ -106,7 +106,7 @@ struct Renderer: Sendable {
   private func render(_ work: [(Recipe, PlannedOutput)], master: Master, in profile: RGBProfile)
     throws -> [RenderedFile]
   {
-    let path = folder.appendingPathComponent(master.path).path
+    let path = folder.filePath(master.path)
     let toDecode = try decidingEnlargedSmartCrops(
       work.filter { $0.1.mode != .copy }, master: master, in: profile)
     let copied = work.filter { $0.1.mode == .copy }

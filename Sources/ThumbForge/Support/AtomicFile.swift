@@ -18,13 +18,11 @@ enum AtomicFile {
   static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true)
     throws -> (byteSize: Int, modified: Int64)
   {
-    let url = URL(fileURLWithPath: path)
-    let temporary = temporaryPath(beside: url)
+    let temporary = temporaryPath(beside: path)
     do {
       var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
       if descriptor < 0 && errno == ENOENT {
-        try FileManager.default.createDirectory(
-          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try createFolder(of: path)
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
       }
       guard descriptor >= 0 else { throw posixError(path) }
@@ -57,12 +55,10 @@ enum AtomicFile {
   /// no inode made per file. ThumbForge only ever replaces catalog files by renaming new
   /// ones into place, so neither side of a link is changed through the other.
   static func hardLink(_ source: String, to path: String) -> Bool {
-    let url = URL(fileURLWithPath: path)
-    let temporary = temporaryPath(beside: url)
+    let temporary = temporaryPath(beside: path)
     var linked = link(source, temporary) == 0
     if !linked && errno == ENOENT {
-      try? FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try? createFolder(of: path)
       linked = link(source, temporary) == 0
     }
     guard linked else { return false }
@@ -73,11 +69,26 @@ enum AtomicFile {
     return true
   }
 
-  /// A new temporary file name in `url`'s folder, naming this process (see `isLeftover`).
-  private static func temporaryPath(beside url: URL) -> String {
-    url.deletingLastPathComponent().appendingPathComponent(
-      "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(url.lastPathComponent)"
-    ).path
+  /// A new temporary file name in `path`'s folder, naming this process (see `isLeftover`).
+  /// Paths are split and joined as text: `URL`'s path operations look the result up in the
+  /// file system, a lookup per file written.
+  static func temporaryPath(beside path: String) -> String {
+    let (folder, name) = split(path)
+    return "\(folder)\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(name)"
+  }
+
+  /// (`path`'s folder with its trailing slash, or "" for a bare name; its last component).
+  static func split(_ path: String) -> (folder: Substring, name: Substring) {
+    guard let slash = path.lastIndex(of: "/") else { return ("", path[...]) }
+    return (path[...slash], path[path.index(after: slash)...])
+  }
+
+  /// Creates the folder `path` is in: one `mkdir` when only that folder is missing, every
+  /// missing ancestor otherwise.
+  private static func createFolder(of path: String) throws {
+    let folder = String(split(path).folder.dropLast())
+    guard !folder.isEmpty, mkdir(folder, 0o777) != 0, errno != EEXIST else { return }
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
   }
 
   /// Writes the whole buffer, retrying short writes and interruptions.

@@ -20,7 +20,7 @@ struct CatalogWriter: Sendable {
     // left as they are: same bytes, and no new modification time for Xcode to rebuild on.
     let keepsSame = set.recipe.kind == .asIs
     for file in files {
-      let path = catalog.appendingPathComponent(file.output.path).path
+      let path = catalog.filePath(file.output.path)
       // Not durable: the manifest's hashes catch a file a crash left incomplete.
       let written =
         try (keepsSame ? Self.same(file.bytes, at: path) : nil)
@@ -30,7 +30,7 @@ struct CatalogWriter: Sendable {
     let contents = Array(set.contents.utf8)
     let contentsPath = set.folder + "/Contents.json"
     let contentsHash = ContentHash.of(contents)
-    let path = catalog.appendingPathComponent(contentsPath).path
+    let path = catalog.filePath(contentsPath)
     let written =
       try (keepsSame ? Self.same(contents, at: path) : nil)
       ?? AtomicFile.write(contents, to: path, durable: false)
@@ -104,7 +104,7 @@ struct CatalogWriter: Sendable {
     let owned = previousGroups.union(pendingAtStart.intersection(used)).subtracting(carried)
     let new = used.filter {
       !FileManager.default.fileExists(
-        atPath: catalog.appendingPathComponent($0 + "/Contents.json").path)
+        atPath: catalog.filePath($0 + "/Contents.json"))
     }
     try pending.write(new)
     let written = try writeFolders(

@@ -8,8 +8,10 @@
 # Options: --reps N (timed full builds, rebuild, check), --rss-reps N (full builds with the
 # process trees' memory sampled, after the timed ones; default: --reps), --photos N (large
 # corpus), --growth "A B C" (photo counts), --growth-reps N (default 1), --tiny N (sources),
-# --only STEPS (comma list of build,peers,corpus,compare,tiny,growth,report), --no-apt (never
-# call apt-get), --record (make this run the baseline instead of comparing with it).
+# --only STEPS (comma list of build,peers,corpus,compare,tiny,growth,report,workloads),
+# --no-apt (never call apt-get), --record (make this run the baseline instead of comparing
+# with it). The workloads step (the wider benchmark against Pillow-SIMD: workloads.py, its
+# own 7 rounds) runs only when named in --only.
 # Everything it makes lives in bench-work/ (gitignored): venvs, corpora (cached), outputs,
 # raw measurements (results-MODE-*.jsonl, verdict-MODE.json, info-MODE.json) and the report
 # (results.md, also results-MODE.md). Run it from anywhere; it works from the repository root.
@@ -166,7 +168,8 @@ fi
 CORPUS=$WORK/corpus
 # Photos made from the snowseeker pictures and photos made from noise are cached apart.
 if [ -d "$SNOW" ]; then POOL=$CORPUS/pool; else POOL=$CORPUS/pool-generated; fi
-LARGE_SIZES=$(echo "$PHOTOS $GROWTH" | tr ' ' '\n' | sort -n | uniq | tr '\n' ' ')
+# large-8: the wider benchmark's large corpus (workloads.py).
+LARGE_SIZES=$(echo "$PHOTOS $GROWTH 8" | tr ' ' '\n' | sort -n | uniq | tr '\n' ' ')
 POOL_SIZE=$(echo "$LARGE_SIZES" | tr ' ' '\n' | sort -n | tail -1)
 # large_corpus N: N photos (hard links into the cached pool) + the SVG masters + the workload.
 large_corpus() {
@@ -193,6 +196,9 @@ if want corpus; then
   fi
   run "$MAINPY" "$BENCH/gen_corpus.py" tiny "$CORPUS/tiny-$TINY" --count "$TINY"
   cp "$BENCH/tiny.yml" "$CORPUS/tiny-$TINY/thumbforge.yml"
+  # The wider benchmark's corpora: 40 SVG flags and 1 000 tiny icons.
+  run "$MAINPY" "$BENCH/gen_corpus.py" svgs "$CORPUS/svg-40" --count 40
+  [ "$TINY" = 1000 ] || run "$MAINPY" "$BENCH/gen_corpus.py" tiny "$CORPUS/tiny-1000" --count 1000
 fi
 
 # ---------------------------------------------------------------- machine info
@@ -359,6 +365,14 @@ if want report || want compare; then
   echo "(written to bench-work/results.md and bench-work/results-$MODE.md)"
 fi
 rm -rf "$TRASH" # the timed sections are over
+
+# ---------------------------------------------------------------- wider workloads
+# Only when asked for by name: it times its own rounds and writes its own result file.
+if [[ ",$ONLY," == *",workloads,"* ]]; then
+  step "Wider workloads: ThumbForge against Pillow-SIMD"
+  record=(); [ $RECORD = 1 ] && record=(--record)
+  run "$MAINPY" "$BENCH/workloads.py" "${record[@]}"
+fi
 
 # ---------------------------------------------------------------- result files
 sections=()

@@ -4,7 +4,7 @@ each mechanism, recorded as Scripts/bench/results/mechanisms.json (via record.py
 --instructions their instruction counts under callgrind, as mechanism-instructions.json.
 
     mechanisms.py [--runs N] [--instructions] --binary BIN --base COMMIT [--record]
-                  --workload NAME=CORPUS[:MODE] ... KNOB...
+                  [--name RESULT] --workload NAME=CORPUS[:MODE] ... KNOB...
     mechanisms.py --summarise FILE     figures and verdicts again from FILE's repetitions
 
 BIN must be built from COMMIT with the A/B switches applied (`git apply
@@ -14,7 +14,8 @@ catalog, the default) or `rebuild` (a no-change build of a catalog built once be
 
 Timed (the default): each round runs, for every knob in a shuffled order, the binary with
 every mechanism on and with the knob, back to back (which first alternates from round to
-round), so each pair sees the same machine; a knob's figure is the median over rounds of
+round), so each pair sees the same machine (earlier outputs are moved aside and deleted between
+rounds); a knob's figure is the median over rounds of
 (time with the knob off ÷ time with it on), for wall and for CPU (user + system) time.
 With --instructions each round counts the instructions of one build with every mechanism
 on and one per knob (callgrind, every thread together): the work a mechanism saves,
@@ -30,7 +31,6 @@ baseline).
 """
 import argparse
 import concurrent.futures
-import math
 import os
 import re
 import random
@@ -45,6 +45,7 @@ import record
 
 ROOT = record.ROOT
 WORK = os.path.join(ROOT, "bench-work", "runs", "mechanisms")
+TRASH = os.path.join(ROOT, "bench-work", "trash-mechanisms")
 
 
 def prepare(knob, out, mode):
@@ -54,9 +55,21 @@ def prepare(knob, out, mode):
     env.pop("THUMBFORGE_AB_OFF", None)
     if knob:
         env["THUMBFORGE_AB_OFF"] = knob
-    if mode == "full":
-        shutil.rmtree(out, ignore_errors=True)
+    if mode == "full" and os.path.exists(out):
+        # Moved aside, not deleted: on ext4 a file made soon after others were deleted costs
+        # more, which would charge the mechanism whose folder was emptied last (see bench.sh).
+        os.makedirs(TRASH, exist_ok=True)
+        os.rename(out, os.path.join(TRASH, str(time.monotonic_ns())))
     return env
+
+
+def empty_trash():
+    """Deletes the outputs moved aside, then waits out the 30 s in which ext4 charges new
+    files for the deleted inodes: between rounds, never within one."""
+    if os.path.exists(TRASH):
+        shutil.rmtree(TRASH)
+        os.sync()
+        time.sleep(31)
 
 
 def failed(knob, command, result):
@@ -94,25 +107,6 @@ def counted(binary, knob, corpus, out, mode):
     return (int(total.group(1)),)
 
 
-def interval(reps):
-    """(low, high): order statistics holding the median with 98 % confidence (the range
-    below 7 repetitions, where none do)."""
-    ordered, n = sorted(reps), len(reps)
-    k = 0  # the largest k with P(Binomial(n, 1/2) <= k - 1) <= 1 %
-    while sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n <= 0.01:
-        k += 1
-    return ordered[k - 1] if k else ordered[0], ordered[n - k] if k else ordered[-1]
-
-
-def ratio_figure(reps, digits=3):
-    """A ratio's median with its interval; `digits` 4 for instruction counts, which move by
-    less than a timing's noise."""
-    cell = record.figure(reps, digits=digits)
-    low, high = interval(reps)
-    cell["low"], cell["high"] = record.sig(low, digits), record.sig(high, digits)
-    return cell
-
-
 def verdict(cells, timed=True):
     """Whether a knob pays by its figures (see the module's comment). Timings need 7 rounds,
     the fewest whose range holds the median with 98 % confidence; counts do not drift."""
@@ -139,11 +133,11 @@ def summarise(path):
     """Rewrites a result file's figures, verdicts and note from its repetitions."""
     doc = record.load(path)
     table = doc["tables"]["mechanisms"]
-    instructions = doc["workload"] == "mechanism-instructions"
+    instructions = "instructions" in doc["tables"]["baseline"]["rows"]
     for knob, row in table["rows"].items():
         for key, cell in row.items():
             if isinstance(cell, dict):
-                row[key] = ratio_figure(cell["reps"], 4 if instructions else 3)
+                row[key] = record.ratio_figure(cell["reps"], 4 if instructions else 3)
         row.pop("pays", None)
         row["pays"] = verdict([c for c in row.values() if isinstance(c, dict)], not instructions)
     table["note"] = note(instructions, doc["parameters"]["runs"])
@@ -159,7 +153,7 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
         row = {}
         for name, _, _ in workloads:
             for i, measure in enumerate(measures):
-                row[f"{name} {measure}"] = ratio_figure(
+                row[f"{name} {measure}"] = record.ratio_figure(
                     ratios[(name, knob)][i], 4 if args.instructions else 3)
         row["pays"] = verdict(
             [c for c in row.values() if isinstance(c, dict)], not args.instructions)
@@ -180,13 +174,14 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
     about["tools"]["thumbforge_commit"] = args.base
     about["tools"]["thumbforge_sources_modified"] = "Scripts/bench/ab-switches.patch applied"
     described = ", ".join(f"{n} ({os.path.basename(c)}, {m})" for n, c, m in workloads)
-    workload = "mechanism-instructions" if args.instructions else "mechanisms"
+    workload = args.name or ("mechanism-instructions" if args.instructions else "mechanisms")
     doc = record.document(
         workload,
         "What each speed mechanism saves in instructions" if args.instructions
         else "What each speed mechanism gains",
         "Scripts/bench/mechanisms.py --runs %d%s --binary BIN --base COMMIT %s %s"
-        % (rounds, " --instructions" if args.instructions else "", " ".join(f"--workload {s}" for s in args.workload), " ".join(knobs)),
+        % (rounds, (" --instructions" if args.instructions else "")
+           + (f" --name {args.name}" if args.name else ""), " ".join(f"--workload {s}" for s in args.workload), " ".join(knobs)),
         {"mechanisms": table, "baseline": baseline},
         parameters={"workloads": described, "runs": rounds},
         about=about,
@@ -204,6 +199,8 @@ def main():
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions under callgrind instead of timing")
     parser.add_argument("--seed", type=int, default=1, help="the knobs' order in each round")
+    parser.add_argument("--name", help="the result file's name (default: mechanisms, or "
+                        "mechanism-instructions with --instructions), for a run of some knobs again")
     parser.add_argument("--base", metavar="COMMIT",
                         help="the commit the switches patch was applied to, to build BIN")
     parser.add_argument("--workload", action="append", metavar="NAME=CORPUS[:MODE]")
@@ -238,6 +235,7 @@ def main():
         if mode == "rebuild":  # the catalog each no-change run compares with
             for knob in [None] + knobs:
                 timed(binary, knob, corpus, os.path.join(WORK, name, knob or "on"), "full")
+    empty_trash()
     for round_ in range(args.runs):
         order = list(knobs)
         rng.shuffle(order)
@@ -262,6 +260,7 @@ def main():
                     base[name][i].append(on[i])
                     ratios[(name, knob)][i].append(off[i] / on[i])
         print(f"round {round_ + 1}/{args.runs} done", file=sys.stderr)
+        empty_trash()
         # Written after every round, so a run stopped early keeps the rounds it finished.
         path, rows = write_result(args, knobs, workloads, ratios, base, binary, round_ + 1)
 

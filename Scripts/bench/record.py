@@ -121,14 +121,21 @@ def figure(reps, gate=False, of=statistics.median, digits=4):
     return cell
 
 
-def interval(reps):
-    """(low, high): order statistics holding the median with 98 % confidence (the range
-    below 7 repetitions, where none do)."""
+def interval(reps, confidence=0.98):
+    """(low, high): order statistics holding the median with `confidence` (the range when
+    there are too few repetitions for any to: see `holds`)."""
+    k = order_statistic(len(reps), confidence)
     ordered, n = sorted(reps), len(reps)
-    k = 0  # the largest k with P(Binomial(n, 1/2) <= k - 1) <= 1 %
-    while sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n <= 0.01:
-        k += 1
     return ordered[k - 1] if k else ordered[0], ordered[n - k] if k else ordered[-1]
+
+
+def order_statistic(n, confidence):
+    """The largest k whose k-th lowest and k-th highest of n repetitions hold the median with
+    `confidence` (P(Binomial(n, 1/2) <= k - 1) <= (1 - confidence) / 2); 0 when none do."""
+    tail, k = (1 - confidence) / 2, 0
+    while sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n <= tail:
+        k += 1
+    return k
 
 
 def ratio_figure(reps, digits=3):

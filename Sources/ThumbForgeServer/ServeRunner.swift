@@ -46,14 +46,9 @@ package enum ServeRunner {
       throw ServeError(
         message: "serve.cache '\(settings.cache)' is inside the asset folder; put it outside")
     }
-    Vips.setOperationCache(maxOperations: 0)
     let workers = options.workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
-    // Single-threaded libvips whatever the workers: its threaded sinks can lose a loader's
-    // error (see BuildEngine.configureVips).
-    Vips.concurrency = 1
-    // As for builds: one malloc arena per render worker (and the event loops'), codec
-    // buffers kept in the heap instead of mapped and faulted in again on every render.
-    Vips.tuneAllocator(arenas: workers + 2)
+    // As for builds: one malloc arena per render worker, and the event loops'.
+    Vips.configureForImageWork(threads: workers + 2)
     let server = try ImageServer(
       folder: folder, signer: signer, preview: settings.preview ?? options.isLoopback,
       workers: workers, logger: logger, metricsHere: options.metricsPort == nil)

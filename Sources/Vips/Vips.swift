@@ -126,6 +126,18 @@ package enum Vips {
     cvips_trim_malloc()
   }
 
+  /// Sets libvips up as ThumbForge uses it, in builds and in `serve` alike; call before
+  /// starting threads. No operation cache: a render's operations are never asked for again.
+  /// libvips itself single-threaded, whatever the threads around it: its threaded sinks in
+  /// 8.14 sometimes lose a loader's error (a truncated master decoded with two threads can
+  /// "succeed", with one it never does), and a damaged master must be refused every time.
+  /// The allocator tuned for `threads` threads doing image work (``tuneAllocator(arenas:)``).
+  package static func configureForImageWork(threads: Int) {
+    setOperationCache(maxOperations: 0)
+    concurrency = 1
+    tuneAllocator(arenas: threads)
+  }
+
   /// The maximum number of operations libvips keeps in its operation cache (0 turns it off).
   package static func setOperationCache(maxOperations: Int, maxMemory: Int? = nil) {
     _ = try? initialize()

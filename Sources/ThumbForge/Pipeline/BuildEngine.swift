@@ -135,15 +135,8 @@ package struct BuildEngine: Sendable {
   }
 
   func configureVips() {
-    // One image per core from our queue; libvips itself single-threaded (see the
-    // architecture page), even with one job: libvips 8.14's threaded sinks sometimes lose a
-    // loader's error (a truncated PNG decoded with two threads can "succeed", with one it
-    // never does), and a damaged master must be refused every time.
-    Vips.concurrency = 1
-    Vips.setOperationCache(maxOperations: 0)
-    // One malloc arena per job (plus the main thread's), and large-buffer thresholds suited
-    // to images: see Vips.tuneAllocator.
-    Vips.tuneAllocator(arenas: width + 1)
+    // One image per core from our queue and one malloc arena per job, plus the main thread's.
+    Vips.configureForImageWork(threads: width + 1)
   }
 
 }

@@ -41,8 +41,7 @@ package enum ServeRunner {
     }
     let settings = folder.config.serve
     let cache = URL(fileURLWithPath: settings.cache, relativeTo: folder.folder).standardizedFileURL
-    let root = folder.folder.standardizedFileURL.path
-    if cache.path == root || cache.path.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+    if FolderPath.isInside(cache, folder: folder.folder) {
       throw ServeError(
         message: "serve.cache '\(settings.cache)' is inside the asset folder; put it outside")
     }

@@ -32,6 +32,23 @@ struct ServeLoggingCLITests {
       "\(result)")
   }
 
+  @Test(
+    "a result cache inside the asset folder is refused before listening, in one line naming it",
+    arguments: ["cache", "./Flags/../.results", "."])
+  func cacheInsideTheFolder(cache: String) async throws {
+    let sandbox = try Sandbox(config: Sandbox.defaultConfig + "serve:\n  cache: \"\(cache)\"\n")
+    try sandbox.write(
+      try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Assets/Flags/Italy.svg")),
+      to: "Flags/Italy.svg")
+    let result = try await CLI.run(
+      ["serve", sandbox.assets.path, "--port", String(try RawHTTP.freePort())], in: sandbox.root)
+    #expect(!result.signalled && result.status != 0, "\(result)")
+    #expect(
+      result.stderr
+        == "error: serve.cache '\(cache)' is inside the asset folder; put it outside\n",
+      "\(result)")
+  }
+
   @Test("THUMBFORGE_LOG_FORMAT=json: every line one JSON object; SIGTERM logs the shutdown")
   func jsonLinesAndShutdown() async throws {
     let server = try await ServeCLITests.Running(

@@ -1,9 +1,9 @@
-internal import Foundation
+package import Foundation
 
 /// How two paths relate: whether one is inside a folder, and one path relative to another.
-enum FolderPath {
+package enum FolderPath {
   /// Whether `url` is `folder` or inside it (a path there would be read back as input).
-  static func isInside(_ url: URL, folder: URL) -> Bool {
+  package static func isInside(_ url: URL, folder: URL) -> Bool {
     var base = folder.standardizedFileURL.path
     if base.count > 1 && base.hasSuffix("/") { base.removeLast() }
     let path = url.standardizedFileURL.path

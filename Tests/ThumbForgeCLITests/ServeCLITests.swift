@@ -164,7 +164,7 @@ struct ServeCLITests {
       try RawHTTP.get("/unsafe/variants/Photos/Sneaky@1x.png", port: server.port).status == 422)
     #expect(try RawHTTP.get("/unsafe/flag/Flags/Outside@2x.png", port: server.port).status == 422)
     try server.sandbox.image("Photos/Small@2x.png", try Fixtures.gradient(width: 200, height: 100))
-    // The folder is reloaded within a second of the new file.
+    // The folder is reloaded within two seconds of the new file (once a look shows it settled).
     var status = 0
     for _ in 0..<50 where status != 200 {
       try await Task.sleep(for: .milliseconds(100))
@@ -172,6 +172,27 @@ struct ServeCLITests {
     }
     #expect(status == 200)
     #expect(try RawHTTP.get("/unsafe/flag/Flags/Italy@2x.png", port: server.port).status == 422)
+  }
+
+  @Test("a master still being written is loaded once the folder has settled, not at each change")
+  func reloadWaitsForTheFolderToSettle() async throws {
+    let server = try await Running()
+    defer { server.cli.send(SIGKILL) }
+    let marker = "asset folder changed: reloaded"
+    // Rewritten every 0.1 s for 3 s, as a slow copy or repeated saves would: no look a
+    // second after another agrees with it until the writes stop.
+    for i in 0..<30 {
+      try server.sandbox.image(
+        "Photos/Growing@2x.png", try Fixtures.gradient(width: 40 + 2 * i, height: 20))
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    let reloaded = await server.cli.waitFor(seconds: 10) { _, stderr in stderr.contains(marker) }
+    #expect(reloaded)
+    try await Task.sleep(for: .seconds(3))
+    let log = server.cli.outputSoFar().stderr
+    #expect(log.components(separatedBy: marker).count - 1 == 1, "\(log)")
+    let answer = try RawHTTP.get("/unsafe/variants/Photos/Growing@1x.png", port: server.port)
+    #expect(answer.status == 200)
   }
 
   /// A 24-bit BMP of black pixels (libvips reads BMP only through ImageMagick).

@@ -76,13 +76,27 @@ package struct OnDemandFolder: Sendable {
     FileStamp.current(at: file.path).map { FileStamp($0, hash: "") }
   }
 
+  /// What a reload compares: the folder's listing (masters and configuration) and the
+  /// catalog's manifest, as they are when looked at.
+  package struct Look: Equatable, Sendable {
+    let folder: FolderSignature
+    let manifest: FileStamp?
+  }
+
+  /// The folder and manifest as they are now.
+  package func look() -> Look {
+    Look(folder: FolderSignature.of(workspace), manifest: Self.stamp(of: workspace.manifest))
+  }
+
+  /// Whether `look` differs from the folder and manifest this one was loaded from.
+  package func differs(from look: Look) -> Bool {
+    look != Look(folder: signature, manifest: manifestStamp)
+  }
+
   /// The folder loaded again when any master, the configuration or the catalog's manifest
   /// changed since this one was loaded; `nil` when nothing did.
   package func reloaded() throws(ConfigError) -> OnDemandFolder? {
-    guard
-      FolderSignature.of(workspace) != signature
-        || Self.stamp(of: workspace.manifest) != manifestStamp
-    else { return nil }
+    guard differs(from: look()) else { return nil }
     return try Self.load(
       Workspace.resolve(
         Workspace.Request(

@@ -88,6 +88,8 @@ package final class ResultCache: Sendable {
       state.entries[key]?.lastUse = state.clock
       state.entries[key]?.hash = hash
     }
+    // The file's modification time is its last use for the next start's index.
+    utimensat(AT_FDCWD, path, nil, 0)
     return File(path: path, byteCount: size.bytes, hash: hash)
   }
 

@@ -27,6 +27,29 @@ struct ResultCacheTests {
       !FileManager.default.fileExists(atPath: folder.appendingPathComponent(Self.key(1)).path))
   }
 
+  @Test("a result used before a restart outlives one stored after it, in the next start's index")
+  func useSurvivesARestart() throws {
+    let folder = Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let unit = try Self.diskSpaceOfASmallFile()
+    do {
+      let cache = try ResultCache(folder: folder, capacity: 2 * unit)
+      cache.store([UInt8](repeating: 0, count: 100), for: Self.key(0))
+      cache.store([UInt8](repeating: 1, count: 100), for: Self.key(1))
+      // Stored a day apart (two stores can share a clock tick of the file system).
+      for (n, age) in [(0, 2.0), (1, 1.0)] {
+        try FileManager.default.setAttributes(
+          [.modificationDate: Date(timeIntervalSinceNow: -age * 86_400)],
+          ofItemAtPath: folder.appendingPathComponent(Self.key(n)).path)
+      }
+      #expect(cache.bytes(for: Self.key(0)) != nil)  // used last
+    }
+    // Restarted with room for one: the least recently used of the two goes.
+    let reopened = try ResultCache(folder: folder, capacity: unit)
+    #expect(reopened.bytes(for: Self.key(0)) == [UInt8](repeating: 0, count: 100))
+    #expect(reopened.bytes(for: Self.key(1)) == nil)
+  }
+
   @Test("the index is rebuilt from the folder; stray and half-written files are not results")
   func reopen() throws {
     let folder = Self.folder()

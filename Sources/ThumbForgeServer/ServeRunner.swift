@@ -35,6 +35,10 @@ package enum ServeRunner {
           "refusing to serve unsigned paths on \(options.host): set \(URLSigner.keyVariable) and \(URLSigner.saltVariable) (hex), or pass --allow-unsigned"
       )
     }
+    let workers = options.workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+    // As for builds, and before the folder's first scan reads a master: one malloc arena
+    // per render worker, and the event loops'.
+    Vips.configureForImageWork(threads: workers + 2)
     let folder: OnDemandFolder
     do { folder = try OnDemandFolder.load(options.build) } catch {
       throw ServeError(message: error.description)
@@ -45,9 +49,6 @@ package enum ServeRunner {
       throw ServeError(
         message: "serve.cache '\(settings.cache)' is inside the asset folder; put it outside")
     }
-    let workers = options.workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
-    // As for builds: one malloc arena per render worker, and the event loops'.
-    Vips.configureForImageWork(threads: workers + 2)
     let server = try ImageServer(
       folder: folder, signer: signer, preview: settings.preview ?? options.isLoopback,
       workers: workers, logger: logger, metricsHere: options.metricsPort == nil)

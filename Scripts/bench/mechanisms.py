@@ -36,14 +36,13 @@ import concurrent.futures
 import os
 import re
 import random
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import time
 
 import record
+import runs
 
 ROOT = record.ROOT
 WORK = os.path.join(ROOT, "bench-work", "runs", "mechanisms")
@@ -57,11 +56,10 @@ def prepare(knob, out, mode):
     env.pop("THUMBFORGE_AB_OFF", None)
     if knob:
         env["THUMBFORGE_AB_OFF"] = knob
-    if mode == "full" and os.path.exists(out):
-        # Moved aside, not deleted: on ext4 a file made soon after others were deleted costs
-        # more, which would charge the mechanism whose folder was emptied last (see bench.sh).
-        os.makedirs(TRASH, exist_ok=True)
-        os.rename(out, os.path.join(TRASH, str(time.monotonic_ns())))
+    if mode == "full":
+        # Moved aside, not deleted: a deletion would charge the mechanism whose folder was
+        # emptied last (runs.py).
+        runs.move_aside(out, TRASH)
     return env
 
 
@@ -83,14 +81,9 @@ def timed(binary, knob, corpus, out, mode):
     """One build: (wall s, CPU s). `knob` None runs with every mechanism on."""
     env = prepare(knob, out, mode)
     command = [binary, "build", corpus, "-q", "-o", os.path.join(out, "Assets.xcassets")]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    result = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the builds run one at a time
+    wall, cpu, result = runs.timed_run(command, env)
     if result.returncode != 0:
         failed(knob, command, result)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
 

@@ -23,13 +23,13 @@ finished.
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import time
 
 import record
+import runs
 
 ROOT = record.ROOT
 BENCH = os.path.join(ROOT, "Scripts", "bench")
@@ -71,11 +71,8 @@ def folder(name, config, corpus):
 
 
 def discard(path):
-    """Moves earlier outputs aside (deleting them just before a timed run charges that run:
-    see bench.sh's trash)."""
-    if os.path.exists(path):
-        os.makedirs(TRASH, exist_ok=True)
-        os.rename(path, os.path.join(TRASH, f"{time.monotonic_ns()}"))
+    """Moves earlier outputs aside (runs.move_aside)."""
+    runs.move_aside(path, TRASH)
 
 
 def timed(command, out):
@@ -83,15 +80,11 @@ def timed(command, out):
     discard(out)
     os.makedirs(out)
     os.sync()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall, cpu, result = runs.timed_run(command)
     if result.returncode != 0:
         sys.exit(f"workloads.py: {' '.join(command)}: exit {result.returncode}: "
                  f"{result.stderr.decode()[-400:]}")
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def files_alone(run):

@@ -9,7 +9,8 @@ each mechanism, recorded as Scripts/bench/results/mechanisms.json (via record.py
 
 BIN must be built from COMMIT with the A/B switches applied (`git apply
 Scripts/bench/ab-switches.patch`; they never land on main): `THUMBFORGE_AB_OFF=KNOB` turns
-one mechanism off, falling back to the plain path. MODE is `full` (a build into an empty
+one mechanism off, falling back to the plain path; a KNOB `NAME=BIN2` runs BIN2 instead, with
+nothing switched off (a build with a mechanism removed from its sources, say). MODE is `full` (a build into an empty
 catalog, the default) or `rebuild` (a no-change build of a catalog built once beforehand).
 
 Timed (the default): each round runs, for every knob in a shuffled order, the binary with
@@ -49,12 +50,21 @@ WORK = os.path.join(ROOT, "bench-work", "runs", "mechanisms")
 TRASH = os.path.join(ROOT, "bench-work", "trash-mechanisms")
 
 
+def other_binary(knob):
+    """The binary a knob `NAME=BIN` runs instead of the switched one (None for a switch)."""
+    return os.path.abspath(knob.split("=", 1)[1]) if knob and "=" in knob else None
+
+
+def knob_name(knob):
+    return knob.split("=", 1)[0]
+
+
 def prepare(knob, out, mode):
     """The environment of one build with `knob` off (None: every mechanism on), and its
     output folder emptied for a full build."""
     env = dict(os.environ)
     env.pop("THUMBFORGE_AB_OFF", None)
-    if knob:
+    if knob and not other_binary(knob):
         env["THUMBFORGE_AB_OFF"] = knob
     if mode == "full":
         # Moved aside, not deleted: a deletion would charge the mechanism whose folder was
@@ -80,7 +90,7 @@ def failed(knob, command, result):
 def timed(binary, knob, corpus, out, mode):
     """One build: (wall s, CPU s). `knob` None runs with every mechanism on."""
     env = prepare(knob, out, mode)
-    command = [binary, "build", corpus, "-q", "-o", os.path.join(out, "Assets.xcassets")]
+    command = [other_binary(knob) or binary, "build", corpus, "-q", "-o", os.path.join(out, "Assets.xcassets")]
     wall, cpu, result = runs.timed_run(command, env)
     if result.returncode != 0:
         failed(knob, command, result)
@@ -91,7 +101,8 @@ def counted(binary, knob, corpus, out, mode):
     """One build under callgrind: its instructions (every thread), as a 1-tuple."""
     env = prepare(knob, out, mode)
     profile = out.rstrip("/") + ".callgrind"
-    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", binary,
+    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}",
+               other_binary(knob) or binary,
                "build", corpus, "-q", "-o", os.path.join(out, "Assets.xcassets")]
     result = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if result.returncode != 0:
@@ -157,7 +168,7 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
                     ratios[(name, knob)][i], 4 if args.instructions else 3)
         row["pays"] = verdict(
             [c for c in row.values() if isinstance(c, dict)], not args.instructions)
-        rows[knob] = row
+        rows[knob_name(knob)] = row
     base_row = {}
     for name, _, _ in workloads:
         for i, measure in enumerate(measures):
@@ -172,7 +183,11 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
     about = record.info(thumbforge=binary)
     # The binary is the base commit with the switches, not this checkout's sources.
     about["tools"]["thumbforge_commit"] = args.base
-    about["tools"]["thumbforge_sources_modified"] = "Scripts/bench/ab-switches.patch applied"
+    if any(not other_binary(k) for k in knobs):
+        about["tools"]["thumbforge_sources_modified"] = "Scripts/bench/ab-switches.patch applied"
+    else:
+        about["tools"]["compared_with"] = "each knob's binary: the sources of the commit " \
+            "after this one, built the same way"
     described = ", ".join(f"{n} ({os.path.basename(c)}, {m})" for n, c, m in workloads)
     workload = args.name or ("mechanism-instructions" if args.instructions else "mechanisms")
     doc = record.document(
@@ -181,7 +196,8 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
         else "What each speed mechanism gains",
         "Scripts/bench/mechanisms.py --runs %d%s --binary BIN --base COMMIT %s %s"
         % (rounds, (" --instructions" if args.instructions else "")
-           + (f" --name {args.name}" if args.name else ""), " ".join(f"--workload {s}" for s in args.workload), " ".join(knobs)),
+           + (f" --name {args.name}" if args.name else ""), " ".join(f"--workload {s}" for s in args.workload),
+           " ".join(f"{knob_name(k)}=BIN" if other_binary(k) else k for k in knobs)),
         {"mechanisms": table, "baseline": baseline},
         parameters={"workloads": described, "runs": rounds},
         about=about,
@@ -234,7 +250,7 @@ def main():
     for name, corpus, mode in workloads:
         if mode == "rebuild":  # the catalog each no-change run compares with
             for knob in [None] + knobs:
-                timed(binary, knob, corpus, os.path.join(WORK, name, knob or "on"), "full")
+                timed(binary, knob, corpus, os.path.join(WORK, name, knob_name(knob) if knob else "on"), "full")
     empty_trash()
     for round_ in range(args.runs):
         order = list(knobs)
@@ -244,7 +260,7 @@ def main():
                 # Counts do not drift with the machine's load: one build with every mechanism
                 # on per round, and the builds side by side (callgrind runs one thread at a time).
                 def count(knob):
-                    return counted(binary, knob, corpus, os.path.join(WORK, name, knob or "on"), mode)
+                    return counted(binary, knob, corpus, os.path.join(WORK, name, knob_name(knob) if knob else "on"), mode)
                 with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
                     counts = dict(zip([None] + order, pool.map(count, [None] + order)))
                 base[name][0].append(counts[None][0])
@@ -253,7 +269,7 @@ def main():
                 continue
             for knob in order:
                 pair = [None, knob] if round_ % 2 == 0 else [knob, None]
-                times = {k: timed(binary, k, corpus, os.path.join(WORK, name, k or "on"), mode)
+                times = {k: timed(binary, k, corpus, os.path.join(WORK, name, knob_name(k) if k else "on"), mode)
                          for k in pair}
                 on, off = times[None], times[knob]
                 for i in range(width):
@@ -267,8 +283,8 @@ def main():
     for knob in knobs:
         cells = "  ".join(
             f"{k} {v['value']:.3f} ({v['low']:.3f}–{v['high']:.3f})"
-            for k, v in rows[knob].items() if isinstance(v, dict))
-        print(f"{knob:20} {cells}  pays: {rows[knob]['pays']}")
+            for k, v in rows[knob_name(knob)].items() if isinstance(v, dict))
+        print(f"{knob_name(knob):20} {cells}  pays: {rows[knob_name(knob)]['pays']}")
     if args.record:
         record.record(path)
 

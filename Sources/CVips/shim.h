@@ -187,38 +187,6 @@ static inline VipsImage *cvips_image_with_opaque_alpha(VipsImage *in) {
   return out;
 }
 
-/* A copy of the memory image `in` in a new memory image with its header and metadata and
- * linked to no other image (see cvips_image_new_memory_like); NULL (error in the buffer)
- * when `in` is not a memory image or on failure. Other images are computed into one by
- * VipsImage.computedHere(), on the calling thread. */
-static inline VipsImage *cvips_image_memory_copy(VipsImage *in) {
-  if (!cvips_image_is_memory(in)) {
-    vips_error("copy", "%s", "not a memory image");
-    return NULL;
-  }
-  VipsImage *out = cvips_image_new_memory_like(in, in->Xsize, in->Ysize);
-  if (!out) return NULL;
-  memcpy(out->data, in->data, VIPS_IMAGE_SIZEOF_IMAGE(out));
-  return out;
-}
-
-static inline void cvips_note_invalidate(VipsImage *image, gpointer told) {
-  (void)image;
-  *(int *)told = 1;
-}
-
-/* Whether `image` is linked below `upstream`: libvips tells every image linked below one
- * when that one is invalidated (vips_image_invalidate_all, public), which drops only
- * caches, never a memory image's pixels. For the tests of VipsImage.detached(). */
-static inline int cvips_image_is_linked_below(VipsImage *image, VipsImage *upstream) {
-  int told = 0;
-  gulong handler =
-      g_signal_connect(image, "invalidate", G_CALLBACK(cvips_note_invalidate), &told);
-  vips_image_invalidate_all(upstream);
-  g_signal_handler_disconnect(image, handler);
-  return told;
-}
-
 /* Rows [top, top + height) of `region`'s image, computed (decoding as needed). 0 or -1. */
 static inline int cvips_region_prepare_rows(VipsRegion *region, int top, int height) {
   VipsRect rect = {0, top, region->im->Xsize, height};

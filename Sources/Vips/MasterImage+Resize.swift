@@ -21,8 +21,7 @@ extension MasterImage {
   /// so that few full-size buffers are alive at once. Call it once.
   ///
   /// An opaque master's resizes are memory images linked to no other; an alpha master's
-  /// are pipelines on the job's in-memory copy, so `use` detaches one
-  /// (``VipsImage/detached()``) before finishing it on another thread.
+  /// are pipelines on the job's in-memory copy, to be finished on this thread.
   package func resize(
     _ requests: [ResizeRequest], then use: ([Int], VipsImage) throws(VipsError) -> Void
   ) throws(VipsError) {

@@ -98,19 +98,6 @@ extension VipsImage {
   /// Whether ThumbForge's float resampler takes the image: float, one to four bands.
   fileprivate var fitsFloatResampler: Bool { format == .float && (1...4).contains(bands) }
 
-  /// This image's pixels, computed, in a new memory image linked to no other: a pipeline
-  /// built on it may run on another thread while this one's pipelines run or are freed
-  /// here (libvips 8.14 walks every image linked to one it computes, and may meet an image
-  /// another thread is freeing). A memory image is copied; any other is computed on this
-  /// thread (``computedHere()``).
-  package func detached() throws(VipsError) -> VipsImage {
-    guard cvips_image_is_memory(pointer) != 0 else { return try computedHere() }
-    guard let out = cvips_image_memory_copy(pointer) else {
-      throw VipsError.fromBuffer(context: "copy")
-    }
-    return VipsImage(owning: out)
-  }
-
   /// This image's pixels in a new memory image computed on this thread, strip by strip (the
   /// image itself when it is in memory already): libvips' sinks hand every strip to a
   /// worker thread and wait for it, which for a small image costs more than its pixels.
@@ -130,12 +117,6 @@ extension VipsImage {
       }
     }
     return out
-  }
-
-  /// Whether this image is linked below `upstream` (made from it by a libvips pipeline):
-  /// what ``detached()`` undoes. For tests.
-  package func isLinked(below upstream: VipsImage) -> Bool {
-    cvips_image_is_linked_below(pointer, upstream.pointer) != 0
   }
 
   /// A new memory image with `like`'s header and metadata, ready to be filled.

@@ -17,16 +17,13 @@ extension BuildEngine {
     let manifest = recorded(
       entries, groups: Array(groups), catalog: workspace.catalogRelativeToManifest,
       failed: Self.failures(rendered, kept: decision.keptFailures))
-    // The probe cache needs nothing written here: it is made on another core while the
-    // manifest is encoded and flushed to disk (the run's last work, with the cores idle),
-    // and finished before the run ends, whatever happens here.
-    let stamped = BackgroundTask { [self, manifest] () -> Void in
+    // The probe cache records what this run found and wrote, whatever happens from here.
+    defer {
       updateProbeCache(
-        state.probeCache.value(), found: found, decision: decision, manifest: manifest,
+        state.probeCache, found: found, decision: decision, manifest: manifest,
         written: writtenFolders,
         stamps: rendered.reduce(into: [:]) { $0.merge($1.stamps) { _, later in later } })
     }
-    defer { stamped.value() }
     try writeManifest(manifest, previous: previous, wroteImageSets: !writtenFolders.isEmpty)
     state.pending.clear()
     if let swiftFile = workspace.swiftFile {

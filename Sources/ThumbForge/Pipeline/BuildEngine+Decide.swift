@@ -10,7 +10,7 @@ extension BuildEngine {
   ) throws(ConfigError) -> Staleness.Outcome {
     let changedSince = configurationChanged(since: previous.manifest)
     return Staleness(
-      workspace: workspace, previous: previous.imageSets, cache: state.probeCache.value(),
+      workspace: workspace, previous: previous.imageSets, cache: state.probeCache,
       mode: options.mode, selection: try Staleness.selection(for: options.mode),
       pending: state.pendingAtStart, adopt: options.adopt,
       ownedGroups: Set(previous.manifest?.groups ?? []),

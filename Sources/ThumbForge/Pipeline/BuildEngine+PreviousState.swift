@@ -1,34 +1,31 @@
 internal import Foundation
 
 extension BuildEngine {
-  /// What earlier runs left: the probe cache and the previous build (loading on other threads
-  /// while the folder is scanned and planned) and the pending list of a killed run.
+  /// What earlier runs left: the probe cache, the previous build (or why it is unreadable,
+  /// thrown where the run first needs it) and the pending list of a killed run.
   struct PreviousState: Sendable {
-    let probeCache: BackgroundTask<ProbeCache, Never>
-    let build: BackgroundTask<PreviousBuild, ConfigError>
+    let probeCache: ProbeCache
+    let build: Result<PreviousBuild, ConfigError>
     let pending: PendingList
     /// Folders a killed run was writing (imagesets and group folders): still ours.
     let pendingAtStart: Set<String>
   }
 
-  /// Stage 1: starts loading what the last run left, and removes the temporary files of a
+  /// Stage 1: loads what the last run left, and removes the temporary files of a
   /// run that was killed (except in `check`, which writes nothing, and for a destination
   /// that does not hold the previous build, such as a shard's part folder: the catalog is
   /// only read, and the pending list is the destination's).
   func loadPreviousState(_ destination: any BuildDestination) throws(ConfigError)
     -> PreviousState
   {
-    let probeCache = BackgroundTask { [workspace] in ProbeCache.read(at: workspace.state.probeCache)
-    }
-    let build = BackgroundTask { [workspace] () throws(ConfigError) in
-      try PreviousBuild.load(workspace)
-    }
+    let probeCache = ProbeCache.read(at: workspace.state.probeCache)
+    let build = Result { () throws(ConfigError) in try PreviousBuild.load(workspace) }
     let pending = PendingList(url: destination.state.pendingList)
     if options.mode != .check && destination.holdsPreviousBuild {
       // Temporary files in the catalog only outlive a run that was killed, which leaves its
       // pending list. (An unreadable manifest stops the run first.)
       if pending.exists {
-        _ = try build.value()
+        _ = try build.get()
         AtomicFile.sweep(folder: workspace.catalog.path)
       }
       // The manifest, the caches and the accessors file are written beside the catalog, some

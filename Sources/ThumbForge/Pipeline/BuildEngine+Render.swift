@@ -43,25 +43,20 @@ extension BuildEngine {
       .started(jobs: total, outputs: decision.toRender.reduce(0) { $0 + $1.set.outputs.count }))
     for warning in report.warnings { onEvent(.warning(warning)) }
     try state.pending.write(Set(decision.toRender.map(\.set.folder)))
-    // A job borrows idle cores to finish its outputs in parallel, except when retried alone
-    // (for its own error messages: libvips' error buffer is shared by every thread).
-    let slots = CoreSlots(width)
     let renderer = Renderer(
       folder: workspace.folder, failOn: workspace.config.failOn,
-      limits: RenderLimits(workspace.config), spareCores: slots)
-    var alone = renderer
-    alone.spareCores = nil
-    let render = { @Sendable (index: Int, sets: [PlannedImageSet], renderer: Renderer) in
+      limits: RenderLimits(workspace.config))
+    let render = { @Sendable (index: Int, sets: [PlannedImageSet]) in
       Self.renderJob(
         plan.jobs[index], sets: sets, renderer: renderer, destination: destination,
         previous: previous)
     }
     let done = Atomic<Int>(0)
     let drainedAt = Mutex<PhaseClock.Reading?>(nil)
-    let results = WorkQueue(slots: slots).run(
+    let results = WorkQueue(width: width).run(
       jobIndices, cancellation: cancellation, smallFrom: smallFrom
     ) { index in
-      render(index, byJob[index]!, renderer)
+      render(index, byJob[index]!)
     } completed: { position, _ in
       let count = done.add(1, ordering: .relaxed).newValue
       let asset = plan.jobs[jobIndices[position]].source.qualifiedName
@@ -74,7 +69,7 @@ extension BuildEngine {
     } retrySerially: { index, first in
       guard !first.problems.isEmpty else { return nil }
       let written = Set(first.entries.map(\.folder))
-      let again = render(index, byJob[index]!.filter { !written.contains($0.folder) }, alone)
+      let again = render(index, byJob[index]!.filter { !written.contains($0.folder) })
       return first.retried(with: again)
     }
     let tailStart = drainedAt.withLock { $0 } ?? .now()

@@ -53,10 +53,10 @@ package struct BuildEngine: Sendable {
     let state = try loadPreviousState(destination)
     onEvent(.phase(clock.lap("previous state")))
     let whole = PlannedFolder.discover(
-      workspace, formats: .named, cache: state.probeCache.value, width: width)
+      workspace, formats: .named, cache: { state.probeCache }, width: width)
     onEvent(.phase(clock.lap("discovery")))
     let planned = destination.select(whole)
-    let previous = try state.build.value()
+    let previous = try state.build.get()
     let decision = try decide(planned.plan, found: planned.found, previous: previous, state: state)
     onEvent(.phase(clock.lap("decisions")))
     var report = BuildReport(

@@ -12,9 +12,6 @@ struct Renderer: Sendable {
   /// Where raster masters stay decoded between renders (`serve`); nil: each render decodes
   /// its master while resizing it, never holding it whole (`build`). The bytes are the same.
   var decodedMasters: DecodedMasters?
-  /// The build's cores, from which a job borrows idle ones to finish its outputs in
-  /// parallel (``OutputFinisher``); nil: every output is finished on the job's thread.
-  var spareCores: CoreSlots?
   /// Whether a master both copied and resized is decoded once for both (see
   /// ``sharedDecode(_:of:at:for:in:)``); false: a check's decode and the resizes' (tests
   /// compare the two).
@@ -22,13 +19,12 @@ struct Renderer: Sendable {
 
   init(
     folder: URL, failOn: FailOn = .warning, limits: RenderLimits = RenderLimits(),
-    decodedMasters: DecodedMasters? = nil, spareCores: CoreSlots? = nil
+    decodedMasters: DecodedMasters? = nil
   ) {
     self.folder = folder
     self.failOn = failOn
     self.limits = limits
     self.decodedMasters = decodedMasters
-    self.spareCores = spareCores
   }
 
   /// Renders `outputs` (each with its recipe); failures become problems, others still render.
@@ -118,14 +114,15 @@ struct Renderer: Sendable {
     }
     let shared = try sharedDecode(
       copied.map(\.1), of: master, at: path, for: requests, in: profile)
-    // Each output is finished as soon as its resize exists — here, or on an idle core — and
-    // the resize let go, so few full-size buffers are alive at once.
-    let finisher = OutputFinisher(slots: spareCores) { index, image, memo throws(VipsError) in
-      try finish(image, recipe: toDecode[index].0, output: toDecode[index].1, memo: memo)
-    }
-    defer { finisher.wait() }
+    // Each output is finished as soon as its resize exists, and the resize let go, so few
+    // full-size buffers are alive at once; outputs sharing a resize share its encodings.
+    var finished: [Int: RenderedFile] = [:]
     let encode = { (indices: [Int], image: VipsImage) throws(VipsError) in
-      try finisher.submit(indices, image)
+      let memo = EncodingMemo()
+      for index in indices {
+        finished[index] = try finish(
+          image, recipe: toDecode[index].0, output: toDecode[index].1, memo: memo)
+      }
     }
     if master.isVector {
       try MasterImage.rasterise(
@@ -136,7 +133,7 @@ struct Renderer: Sendable {
         try shared?.decoded ?? decoded(master, at: path, for: requests, in: profile)
       try decoded.resize(requests, then: encode)
     }
-    let files = try finisher.files(count: toDecode.count)
+    let files = toDecode.indices.compactMap { finished[$0] }
     guard let shared else { return try copies(copied, of: master, at: path) + files }
     return try copyFiles(copied, of: master, bytes: shared.bytes, hash: shared.hash) + files
   }

@@ -1,28 +1,25 @@
 internal import Foundation
 import Synchronization
 
-/// Runs work items on `width` threads of its own, at most `width` at a time, so memory stays
-/// bounded whatever the number of items. Items already started always finish; items not yet
-/// started are skipped after cancellation (their result is nil).
+/// Runs work items on `width` workers, at most `width` at a time, so memory stays bounded
+/// whatever the number of items. Items already started always finish; items not yet started
+/// are skipped after cancellation (their result is nil).
+///
+/// Each worker is a serial Dispatch queue taking the next item while items are left: a serial
+/// queue gets a thread at once, so `width` items run together even above the core count
+/// (`--jobs`), where Dispatch's concurrent queues start one item per core and add threads only
+/// when they see them blocked.
 ///
 /// Failed items can be retried one at a time after the parallel pass (`retrySerially`):
 /// libvips' error buffer is shared by every thread, so two files failing at the same moment
 /// can swap or lose their messages; run alone, each fails for its own reason.
 struct WorkQueue: Sendable {
-  /// One slot per item running; shared with the items when they borrow idle cores.
-  let slots: CoreSlots
+  /// The number of items run at once.
+  let width: Int
 
   init(width: Int) {
-    slots = CoreSlots(width)
+    self.width = max(1, width)
   }
-
-  init(slots: CoreSlots) {
-    self.slots = slots
-  }
-
-  /// Each worker thread's stack: glibc's default for a new thread on Linux (8 MB),
-  /// stated so that every platform gives the decoders the same room.
-  static let stackSize = 8 << 20
 
   /// Runs `body` on every item, `completed` with each result as it comes.
   ///
@@ -40,26 +37,16 @@ struct WorkQueue: Sendable {
     drained: @escaping @Sendable () -> Void = {},
     retrySerially retry: (Item, Result) -> Result? = { _, _ in nil }
   ) -> [Result?] {
-    let slots = self.slots
     let group = DispatchGroup()
     let results = Mutex<[Result?]>(Array(repeating: nil, count: items.count))
     let next = Atomic<Int>(0)
     let isDrained = Atomic<Bool>(false)
-    // One thread per slot, each taking the next item while items are left, so that
-    // `slots.count` items run at once whatever the core count. (Dispatch's concurrent
-    // queues run one item per core and start more only when their monitor sees threads
-    // blocked, much later; a serial queue per item was slower at two jobs on
-    // SnowSeeker.)
-    for _ in 0..<min(slots.count, items.count) {
-      group.enter()
-      let worker = Thread {
-        defer { group.leave() }
+    for worker in 0..<min(width, items.count) {
+      DispatchQueue(label: "thumbforge.worker.\(worker)").async(group: group) {
         var reachedSmall = false
         while true {
-          slots.take()
           let index = next.add(1, ordering: .relaxed).oldValue
           guard index < items.count, !cancellation.isCancelled else {
-            slots.give()
             if !isDrained.exchange(true, ordering: .relaxed) { drained() }
             return
           }
@@ -70,11 +57,8 @@ struct WorkQueue: Sendable {
           let result = body(items[index])
           results.withLock { $0[index] = result }
           completed(index, result)
-          slots.give()
         }
       }
-      worker.stackSize = Self.stackSize
-      worker.start()
     }
     group.wait()
     var finished = results.withLock { $0 }

@@ -197,4 +197,41 @@ struct ManifestCacheTests {
         at: workspace.state.manifestCache, matching: FileFacts.current(at: workspace.manifest.path))
         == updated)
   }
+
+  @Test("merge writes the cache too, so the first build after a merge reads it, not manifest.json")
+  func mergeWritesIt() throws {
+    let harness = try RenderHarness(config: "scales: [1, 2]\nmaster-scale: 2\n")
+    defer { harness.remove() }
+    for name in ["Alpha", "Beta", "Gamma", "Delta"] {
+      try harness.add(
+        try VipsImage.solid(width: 16, height: 16, color: [20, 200, 20]), as: "Icons/\(name).png",
+        format: .png)
+    }
+    let out = harness.folder.deletingLastPathComponent().appendingPathComponent("out")
+    var options = BuildOptions(folder: harness.folder)
+    options.output = out.appendingPathComponent("Assets.xcassets")
+    options.jobs = 1
+    var parts: [URL] = []
+    for index in 1...2 {
+      var shard = options
+      shard.shard = try Shard(index: index, count: 2)
+      shard.part = out.deletingLastPathComponent().appendingPathComponent("part-\(index)")
+      _ = try BuildEngine(options: shard).run()
+      parts.append(try #require(shard.part))
+    }
+    let merged = try CatalogMerge.run(MergeOptions(parts: parts, output: options.output!))
+    #expect(merged.rendered == 8)
+    let workspace = try BuildEngine(options: options).workspace
+    let manifest = try #require(try ManifestStore.read(at: workspace.manifest))
+    let facts = FileFacts.current(at: workspace.manifest.path)
+    #expect(ManifestCache.read(at: workspace.state.manifestCache, matching: facts) == manifest)
+    // The next build finds the cache current: nothing to read from manifest.json, nothing to
+    // render, and nothing rewritten.
+    let previous = try PreviousBuild.load(workspace)
+    #expect(previous.manifest == manifest)
+    #expect(previous.recorded.staleCacheFacts == nil)
+    let next = try BuildEngine(options: options).run()
+    #expect(next.rendered == 0 && next.unchanged == 8)
+    #expect(FileFacts.current(at: workspace.manifest.path) == facts)
+  }
 }

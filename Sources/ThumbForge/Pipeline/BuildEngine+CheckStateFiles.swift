@@ -25,7 +25,7 @@ extension BuildEngine {
         StaleItem(
           kind: .stale, path: manifestName,
           detail: "the tool, libvips or the configuration file changed since it was written"))
-    } else if previous.staleCacheFacts != nil,
+    } else if previous.recorded.staleCacheFacts != nil,
       let bytes = FileManager.default.contents(atPath: workspace.manifest.path),
       let written = try? ManifestStore.encode(recorded), Array(bytes) != written
     {

@@ -2,36 +2,37 @@ internal import Foundation
 internal import Vips
 
 extension BuildEngine {
-  /// Stage 6: records the run. Assembles the new manifest (fresh entries, up-to-date ones,
-  /// and the old entries of imagesets not rendered this run), writes the group folders, then
-  /// the manifest last, clears the pending list, and updates the accessors and caches.
+  /// Stage 6 for the catalog: records the run with the ``RunRecorder`` (fresh entries,
+  /// up-to-date ones, and the old entries of imagesets not rendered this run), and updates the
+  /// probe cache.
   func commit(
     _ decision: Staleness.Outcome, rendered: [JobOutcome], previous: PreviousBuild,
     state: PreviousState, found: SourceDiscovery.Result, writer: CatalogWriter
   ) throws -> Manifest {
     let (entries, writtenFolders) = Self.entries(
       decision, rendered: rendered, previous: previous.imageSets)
-    let groups = try writer.writeGroupFolders(
-      of: entries, previousGroups: Set(previous.manifest?.groups ?? []),
-      pendingAtStart: state.pendingAtStart, pending: state.pending)
-    let manifest = recorded(
-      entries, groups: Array(groups), catalog: workspace.catalogRelativeToManifest,
-      failed: Self.failures(rendered, kept: decision.keptFailures))
+    let failed = Self.failures(rendered, kept: decision.keptFailures)
+    let recorder = RunRecorder(
+      state: workspace.state, previous: previous.recorded, groups: writer, keepsCache: true,
+      accessors: workspace.swiftFile.map {
+        SwiftAccessorTarget(
+          file: $0, providesNamespace: workspace.config.providesNamespace,
+          options: workspace.config.swiftAccessors, catalog: workspace.catalog)
+      })
     // The probe cache records what this run found and wrote, whatever happens from here.
     defer {
       updateProbeCache(
-        state.probeCache, found: found, decision: decision, manifest: manifest,
-        written: writtenFolders,
+        state.probeCache, found: found, decision: decision,
+        entries: entries, written: writtenFolders,
         stamps: rendered.reduce(into: [:]) { $0.merge($1.stamps) { _, later in later } })
     }
-    try writeManifest(manifest, previous: previous, wroteImageSets: !writtenFolders.isEmpty)
-    state.pending.clear()
-    if let swiftFile = workspace.swiftFile {
-      try SwiftAccessorGenerator.write(
-        manifest, providesNamespace: workspace.config.providesNamespace,
-        options: workspace.config.swiftAccessors, to: swiftFile, catalog: workspace.catalog)
+    return try recorder.record(
+      entries, unchangedEntries: writtenFolders.isEmpty, pending: state.pending,
+      pendingAtStart: state.pendingAtStart
+    ) { groups in
+      recorded(
+        entries, groups: groups, catalog: workspace.catalogRelativeToManifest, failed: failed)
     }
-    return manifest
   }
 
   /// The manifest this run records for `entries`: the one place where a build, a shard's
@@ -92,23 +93,6 @@ extension BuildEngine {
     return (entries, Set(fresh.keys))
   }
 
-  /// Writes the manifest when it changed (or is missing), and its cache when that is stale.
-  private func writeManifest(_ manifest: Manifest, previous: PreviousBuild, wroteImageSets: Bool)
-    throws
-  {
-    // The manifest file's facts to record in a new manifest cache (nil: the cache is current).
-    var cacheFacts = previous.staleCacheFacts
-    if manifest.differs(from: previous.manifest, unlessSameEntries: !wroteImageSets)
-      || !FileManager.default.fileExists(atPath: workspace.manifest.path)
-    {
-      try ManifestStore.write(manifest, to: workspace.manifest)
-      cacheFacts = FileFacts.current(at: workspace.manifest.path)
-    }
-    if let cacheFacts {
-      try? ManifestCache.write(manifest, to: workspace.state.manifestCache, facts: cacheFacts)
-    }
-  }
-
   /// Saves the probe results and the stamps of the catalog's files for the next run, when
   /// they changed.
   ///
@@ -118,7 +102,7 @@ extension BuildEngine {
   /// from the file on disk. Files of kept imagesets not judged this run keep their stamps.
   private func updateProbeCache(
     _ original: ProbeCache, found: SourceDiscovery.Result, decision: Staleness.Outcome,
-    manifest: Manifest, written: Set<String>, stamps: [String: FileStamp]
+    entries: [ManifestImageSet], written: Set<String>, stamps: [String: FileStamp]
   ) {
     var cache = original
     if !found.cacheUnchanged { cache.sources = found.cache }
@@ -141,7 +125,7 @@ extension BuildEngine {
     }
     // Up-to-date imagesets were stamped while deciding; written and kept ones may not be.
     let unstamped = Set(decision.kept.map(\.folder)).union(written)
-    for entry in manifest.imageSets where unstamped.contains(entry.folder) {
+    for entry in entries where unstamped.contains(entry.folder) {
       let fresh = written.contains(entry.folder)
       for output in entry.outputs { stamp(output.path, hash: output.hash, fresh: fresh) }
       stamp(entry.folder + "/Contents.json", hash: entry.contentsHash, fresh: fresh)

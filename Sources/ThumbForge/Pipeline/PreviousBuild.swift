@@ -2,33 +2,26 @@ internal import Foundation
 
 /// What the last build left: its manifest, read from the manifest cache while that is
 /// current, and the size and modification time of every catalog file the manifest lists,
-/// so that a run can load all of it on another thread while it discovers and plans.
+/// read before the run discovers and plans.
 struct PreviousBuild: Sendable {
-  var manifest: Manifest?
+  var recorded: RecordedManifest
+  var manifest: Manifest? { recorded.manifest }
   /// The manifest's imagesets by folder (the first, should one appear twice).
   var imageSets: [String: ManifestImageSet]
-  /// The manifest file's facts to record in a new manifest cache; nil when it is current.
-  var staleCacheFacts: FileFacts?
   /// Catalog-relative path → size and modification time (nil: missing) of the outputs and
   /// imageset `Contents.json` files the manifest lists.
   var files: [String: (byteSize: Int, modified: Int64)?]
 
   /// Reads the manifest and looks up its files; throws when the manifest is unreadable.
   static func load(_ workspace: Workspace) throws(ConfigError) -> PreviousBuild {
-    let facts = FileFacts.current(at: workspace.manifest.path)
-    var manifest = ManifestCache.read(at: workspace.state.manifestCache, matching: facts)
-    let staleCacheFacts = manifest == nil ? facts : nil
-    if manifest == nil {
-      do {
-        manifest = try ManifestStore.read(at: workspace.manifest)
-      } catch {
-        throw ConfigError(
-          file: workspace.manifest.path, line: nil, key: "",
-          message:
-            "manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to rebuild from scratch"
-        )
-      }
+    guard let recorded = RecordedManifest.read(workspace.state) else {
+      throw ConfigError(
+        file: workspace.manifest.path, line: nil, key: "",
+        message:
+          "manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to rebuild from scratch"
+      )
     }
+    let manifest = recorded.manifest
     let sets = manifest?.imageSets ?? []
     let catalog = OpenFolder(path: workspace.catalog.path)
     var files: [String: (byteSize: Int, modified: Int64)?] = [:]
@@ -39,8 +32,8 @@ struct PreviousBuild: Sendable {
       }
     }
     return PreviousBuild(
-      manifest: manifest,
+      recorded: recorded,
       imageSets: Dictionary(sets.map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a }),
-      staleCacheFacts: staleCacheFacts, files: files)
+      files: files)
   }
 }

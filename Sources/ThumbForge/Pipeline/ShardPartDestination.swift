@@ -38,8 +38,9 @@ struct ShardPartDestination: BuildDestination {
   /// A part never removes anything: `merge` removes the catalog's orphans.
   func remove(_ orphan: ManifestImageSet) -> Int { 0 }
 
-  /// Writes the part's manifest (the imagesets this shard answers for), then its record;
-  /// nothing when the run was interrupted (the part stays unfinished).
+  /// Records the part's manifest (the imagesets this shard answers for) with the
+  /// ``RunRecorder``, then its record; nothing when the run was interrupted (the part stays
+  /// unfinished).
   func commit(_ run: FinishedRun) throws -> Manifest? {
     guard !run.cancelled else { return nil }
     let workspace = run.engine.workspace
@@ -60,9 +61,16 @@ struct ShardPartDestination: BuildDestination {
       try AtomicFile.write(
         Array(bytes), to: part.catalog.appendingPathComponent("Contents.json").path)
     }
-    let manifest = run.engine.recorded(
-      entries, groups: [], catalog: part.catalogName, failed: BuildEngine.failures(run.rendered))
-    try ManifestStore.write(manifest, to: part.manifest)
+    // A part starts empty, holds no group folders, no cache and no accessors: `merge`
+    // writes those for the catalog.
+    let recorder = RunRecorder(
+      state: part.state, previous: .none, groups: nil, keepsCache: false, accessors: nil)
+    _ = try recorder.record(
+      entries, unchangedEntries: false, pending: run.state.pending, pendingAtStart: []
+    ) { _ in
+      run.engine.recorded(
+        entries, groups: [], catalog: part.catalogName, failed: BuildEngine.failures(run.rendered))
+    }
     let record = ShardRecord(
       toolVersion: ToolVersion.current, libvipsVersion: Vips.version, index: shard.index,
       count: shard.count, configHash: configHash,
@@ -76,7 +84,6 @@ struct ShardPartDestination: BuildDestination {
       written: written.sorted(),
       carried: entries.map(\.folder).filter { !written.contains($0) }.sorted())
     try record.write(to: part.record)
-    run.state.pending.clear()
     return nil
   }
 

@@ -19,7 +19,8 @@ package enum CatalogMerge {
     let state =
       options.manifest.map { StateFiles(manifest: $0.standardizedFileURL) }
       ?? StateFiles(folder: catalog.deletingLastPathComponent())
-    let previous = try readPrevious(state.manifest)
+    let recorded = try readPrevious(state)
+    let previous = recorded.manifest
     let pending = PendingList(url: state.pendingList)
     let pendingAtStart = pending.read()
     var report = BuildReport()
@@ -59,54 +60,57 @@ package enum CatalogMerge {
       report.removed += writer.remove(orphan)
     }
     try record(
-      entries, of: parts, previous: previous, writer: writer, state: state,
+      entries, of: parts, previous: recorded, writer: writer, state: state,
       pending: (pendingAtStart, pending), swiftFile: swiftFile)
     report.problems.sort()
     return report
   }
 
-  /// The manifest of the catalog being merged into (nil: none yet).
-  private static func readPrevious(_ manifest: URL) throws -> Manifest? {
-    do { return try ManifestStore.read(at: manifest) } catch {
+  /// What the catalog being merged into recorded (its manifest nil: none yet).
+  private static func readPrevious(_ state: StateFiles) throws -> RecordedManifest {
+    guard let recorded = RecordedManifest.read(state) else {
       throw ShardError(
-        "\(manifest.path): manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to merge from scratch"
+        "\(state.manifest.path): manifest is not valid JSON of schema \(Manifest.currentSchema); remove it to merge from scratch"
       )
     }
+    return recorded
   }
 
-  /// Records the merged catalog as a build does: group folders, then the manifest (when it
-  /// changed), then the pending list cleared and the Swift accessors written.
+  /// Records the merged catalog as a build does, with the ``RunRecorder``: group folders,
+  /// the manifest (when it changed) and its cache, the pending list cleared, the Swift
+  /// accessors.
   private static func record(
-    _ entries: [ManifestImageSet], of parts: ShardParts, previous: Manifest?,
+    _ entries: [ManifestImageSet], of parts: ShardParts, previous: RecordedManifest,
     writer: CatalogWriter, state: StateFiles, pending: (atStart: Set<String>, list: PendingList),
     swiftFile: URL?
   ) throws {
-    let groups = try writer.writeGroupFolders(
-      of: entries, previousGroups: Set(previous?.groups ?? []), pendingAtStart: pending.atStart,
-      pending: pending.list)
-    var manifest = Manifest(
-      toolVersion: ToolVersion.current, libvipsVersion: parts.first.record.libvipsVersion,
-      configHash: parts.first.record.configHash,
-      catalog: FolderPath.climbingPath(of: writer.catalog, from: state.folder),
-      groups: Array(groups), imageSets: entries)
-    // Each master is rendered by one shard: the parts' failures together are the build's.
-    let failed = Set(parts.parts.flatMap { $0.manifest.failed ?? [] })
-    manifest.failed = failed.isEmpty ? nil : failed.sorted()
-    // Every part records the recipes of its own imagesets, all from one configuration.
-    let recipes = parts.parts.reduce(into: [String: [String: String]]()) { all, part in
-      all.merge(part.manifest.recipes ?? [:]) { a, _ in a }
-    }.filter { name, _ in entries.contains { $0.recipe == name } }
-    manifest.recipes = recipes.isEmpty ? nil : recipes
-    manifest.settings = parts.first.manifest.settings
-    if manifest != previous || !FileManager.default.fileExists(atPath: state.manifest.path) {
-      try ManifestStore.write(manifest, to: state.manifest)
+    let recorder = RunRecorder(
+      state: state, previous: previous, groups: writer, keepsCache: true,
+      accessors: swiftFile.map {
+        SwiftAccessorTarget(
+          file: $0, providesNamespace: writer.config.providesNamespace,
+          options: writer.config.swiftAccessors, catalog: writer.catalog)
+      })
+    // Every entry is compared: merge cannot tell that none changed.
+    _ = try recorder.record(
+      entries, unchangedEntries: false, pending: pending.list, pendingAtStart: pending.atStart
+    ) { groups in
+      var manifest = Manifest(
+        toolVersion: ToolVersion.current, libvipsVersion: parts.first.record.libvipsVersion,
+        configHash: parts.first.record.configHash,
+        catalog: FolderPath.climbingPath(of: writer.catalog, from: state.folder),
+        groups: groups, imageSets: entries)
+      // Each master is rendered by one shard: the parts' failures together are the build's.
+      let failed = Set(parts.parts.flatMap { $0.manifest.failed ?? [] })
+      manifest.failed = failed.isEmpty ? nil : failed.sorted()
+      // Every part records the recipes of its own imagesets, all from one configuration.
+      let recipes = parts.parts.reduce(into: [String: [String: String]]()) { all, part in
+        all.merge(part.manifest.recipes ?? [:]) { a, _ in a }
+      }.filter { name, _ in entries.contains { $0.recipe == name } }
+      manifest.recipes = recipes.isEmpty ? nil : recipes
+      manifest.settings = parts.first.manifest.settings
+      return manifest
     }
-    if let swiftFile {
-      try SwiftAccessorGenerator.write(
-        manifest, providesNamespace: writer.config.providesNamespace,
-        options: writer.config.swiftAccessors, to: swiftFile, catalog: writer.catalog)
-    }
-    pending.list.clear()
   }
 
   /// What to copy from the parts and what to keep from the catalog, after every check.

@@ -85,9 +85,9 @@ package final class ImageServer: Sendable {
       ? Self.text(.serviceUnavailable, "draining") : Self.text(.ok, "ready")
   }
 
-  /// The preview page (`serve.preview`), or 404 when it is off.
-  func previewPage() -> Response {
-    guard preview else { return Self.text(.notFound, "not found") }
+  /// The preview page (`serve.preview`); 404 when it is off.
+  func previewPage() throws(ServeFailure) -> Response {
+    guard preview else { throw ServeFailure(status: .notFound, message: "not found") }
     var headers = HTTPFields()
     headers[.contentType] = "text/html; charset=utf-8"
     let page = PreviewPage(folder: currentFolder, signer: signer).html()
@@ -104,11 +104,10 @@ package final class ImageServer: Sendable {
     return Self.body(metrics.exposition(), status: .ok, headers: headers)
   }
 
-  /// The image `path` names (parsed, its signature accepted by ``ImageRoute``), and
-  /// how its body was obtained (`catalog`, `hit`, `miss`, `coalesced`, or `-`).
-  func image(_ request: Request, path: ServePath, pacing: BodyPacing)
-    async -> (Response, String)
-  {
+  /// The image `path` names (parsed, its signature accepted by ``ImageRoute``); how its body
+  /// was obtained (`catalog`, `hit`, `miss`, `coalesced`) goes to `context`'s outcome.
+  /// Throws a ``ServeFailure`` for any other answer.
+  func image(_ request: Request, path: ServePath, context: ServeContext) async throws -> Response {
     let snapshot = snapshot.withLock { $0 }
     let folder = snapshot.folder
     // `.auto`: the format from `Accept`, resolved (and remembered) per format chosen.
@@ -124,14 +123,24 @@ package final class ImageServer: Sendable {
     let resolved: OnDemandRequest
     switch resolution {
     case .success(let request): resolved = request
-    case .failure(let error): return (refused(error), "-")
+    case .failure(let error): throw ServeFailure(error)
     }
-    let (response, outcome) = await image(
-      request, resolved: resolved, in: folder, pacing: pacing)
-    guard negotiated else { return (response, outcome) }
-    var varying = response
-    varying.headers[.vary] = "Accept"
-    return (varying, outcome)
+    let (item, outcome) = try await output(resolved, in: folder)
+    context.outcome.record(outcome)
+    let pacing = BodyPacing(eventLoop: context.eventLoop)
+    var response =
+      switch item {
+      case .memory(let item):
+        imageResponse(etag: item.etag, format: resolved.format, byteCount: item.bytes.count) {
+          Self.streamed(item.bytes, pacing: pacing)
+        }
+      case .file(let file):
+        imageResponse(
+          etag: "\"" + file.hash + "\"", format: resolved.format, byteCount: file.byteCount
+        ) { Self.streamed(file: file.path, byteCount: file.byteCount, pacing: pacing) }
+      }
+    if negotiated { response.headers[.vary] = "Accept" }
+    return response
   }
 
   /// The format an `.auto` request gets: AVIF when `Accept` names it and this server can
@@ -147,61 +156,43 @@ package final class ImageServer: Sendable {
     return nil
   }
 
-  /// The image of a resolved request: from memory, the catalog, the result cache, or rendered.
-  private func image(
-    _ request: Request, resolved: OnDemandRequest, in folder: OnDemandFolder, pacing: BodyPacing
-  ) async -> (Response, String) {
-    if let item = hot.item(for: resolved.cacheKey) {
-      return (imageResponse(item, format: resolved.format, request: request, pacing: pacing), "hit")
-    }
+  /// Where an image's bytes are: in memory, or (large results of the cache) in a file.
+  private enum Output {
+    case memory(HotOutputs.Item)
+    case file(ResultCache.File)
+  }
+
+  /// The output of a resolved request, from memory, the catalog, the result cache, or
+  /// rendered; and how it was obtained.
+  private func output(_ resolved: OnDemandRequest, in folder: OnDemandFolder) async throws
+    -> (Output, String)
+  {
+    if let item = hot.item(for: resolved.cacheKey) { return (.memory(item), "hit") }
     if let (bytes, hash) = folder.catalogBytes(for: resolved) {
-      let item = remember(bytes, hash: hash, for: resolved.cacheKey)
-      return (
-        imageResponse(item, format: resolved.format, request: request, pacing: pacing), "catalog"
-      )
+      return (.memory(remember(bytes, hash: hash, for: resolved.cacheKey)), "catalog")
     }
     if let file = cache.file(for: resolved.cacheKey) {
       // Large results are sent from the file, never held whole per request.
       guard file.byteCount <= HotOutputs.largestItem,
         let data = FileManager.default.contents(atPath: file.path)
-      else {
-        return (
-          fileResponse(file, format: resolved.format, request: request, pacing: pacing), "hit"
-        )
-      }
-      let item = remember(Array(data), hash: file.hash, for: resolved.cacheKey)
-      return (imageResponse(item, format: resolved.format, request: request, pacing: pacing), "hit")
+      else { return (.file(file), "hit") }
+      return (.memory(remember(Array(data), hash: file.hash, for: resolved.cacheKey)), "hit")
     }
-    guard !draining.load(ordering: .relaxed) else {
-      return (Self.text(.serviceUnavailable, "the server is shutting down"), "-")
-    }
+    guard !draining.load(ordering: .relaxed) else { throw ServeFailure.draining }
     do {
       let (output, outcome) = try await coordinator.output(
         for: resolved.cacheKey, need: resolved.estimatedBytes,
         timeout: .seconds(folder.config.serve.timeout)
       ) { [self] in render(resolved, in: folder) }
-      let item = remember(output.bytes, hash: output.hash, for: resolved.cacheKey)
       return (
-        imageResponse(item, format: resolved.format, request: request, pacing: pacing),
-        outcome.rawValue
+        .memory(remember(output.bytes, hash: output.hash, for: resolved.cacheKey)), outcome.rawValue
       )
-    } catch RenderCoordinator.Refusal.queueFull {
-      var headers = HTTPFields()
-      headers[.retryAfter] = "1"
-      return (Self.text(.tooManyRequests, "too many renders waiting", headers: headers), "-")
-    } catch RenderCoordinator.Refusal.overBudget(let need, let budget) {
-      logger.warning(
-        "\(resolved.asset): the render needs about \(need >> 20) MB, over serve.memory-budget (\(budget >> 20) MB)"
-      )
-      return (Self.text(.contentTooLarge, OnDemandError.tooLarge("").message), "-")
-    } catch RenderCoordinator.Refusal.timedOut {
-      var headers = HTTPFields()
-      headers[.retryAfter] = "1"
-      return (Self.text(.serviceUnavailable, "the render takes longer", headers: headers), "-")
+    } catch let refusal as RenderCoordinator.Refusal {
+      throw ServeFailure(refusal, asset: resolved.asset)
     } catch let error as OnDemandError {
-      return (refused(error), "-")
+      throw ServeFailure(error)
     } catch {
-      return (Self.text(.internalServerError, "internal error"), "-")
+      throw ServeFailure.internalError(error)
     }
   }
 
@@ -221,13 +212,6 @@ package final class ImageServer: Sendable {
     return result
   }
 
-  private func refused(_ error: OnDemandError) -> Response {
-    if error.status >= 413 { logger.warning("\(error.logDetail)") }
-    var headers = HTTPFields()
-    if case .changed = error { headers[.retryAfter] = "1" }
-    return Self.text(HTTPResponse.Status(code: error.status), error.message, headers: headers)
-  }
-
   /// Keeps an output in memory with its ETag (`hash`: the SHA-256 of its bytes, hex).
   private func remember(_ bytes: [UInt8], hash: String, for key: String) -> HotOutputs.Item {
     let item = HotOutputs.Item(bytes: bytes, etag: "\"" + hash + "\"")
@@ -235,32 +219,14 @@ package final class ImageServer: Sendable {
     return item
   }
 
+  /// A 200 with the image's headers (`ETag`, `Cache-Control`, type and length) and `body`;
+  /// ``ConditionalGet`` turns it into a 304 when the client has it.
   private func imageResponse(
-    _ item: HotOutputs.Item, format: ImageFormat, request: Request, pacing: BodyPacing
-  ) -> Response {
-    imageResponse(etag: item.etag, format: format, request: request, byteCount: item.bytes.count) {
-      Self.streamed(item.bytes, pacing: pacing)
-    }
-  }
-
-  private func fileResponse(
-    _ file: ResultCache.File, format: ImageFormat, request: Request, pacing: BodyPacing
-  ) -> Response {
-    imageResponse(
-      etag: "\"" + file.hash + "\"", format: format, request: request, byteCount: file.byteCount
-    ) { Self.streamed(file: file.path, byteCount: file.byteCount, pacing: pacing) }
-  }
-
-  private func imageResponse(
-    etag: String, format: ImageFormat, request: Request, byteCount: Int,
-    body: () -> ResponseBody
+    etag: String, format: ImageFormat, byteCount: Int, body: () -> ResponseBody
   ) -> Response {
     var headers = HTTPFields()
     headers[.eTag] = etag
     headers[.cacheControl] = currentFolder.config.serve.cacheControl
-    if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
-      return Response(status: .notModified, headers: headers)
-    }
     headers[.contentType] = Self.mimeType(format)
     headers[.contentLength] = String(byteCount)
     return Response(status: .ok, headers: headers, body: body())
@@ -302,14 +268,6 @@ package final class ImageServer: Sendable {
         try await pacing.taken()
       }
       try await writer.finish(nil)
-    }
-  }
-
-  /// Whether an `If-None-Match` value names `etag` (or is `*`).
-  static func matches(_ header: String, _ etag: String) -> Bool {
-    header.split(separator: ",").contains { part in
-      let tag = part.trimmingCharacters(in: .whitespaces)
-      return tag == "*" || tag == etag || tag == "W/" + etag
     }
   }
 

@@ -28,15 +28,3 @@ struct ServeContext: RequestContext {
     }
   }
 }
-
-/// An answer other than an image, thrown by routes and middleware and turned into its
-/// response by the router: a status, one line of text, and headers (`Allow`, `Retry-After`).
-struct ServeFailure: HTTPResponseError {
-  let status: HTTPResponse.Status
-  let message: String
-  var headers: HTTPFields = [:]
-
-  func response(from request: Request, context: some RequestContext) throws -> Response {
-    ImageServer.text(status, message, headers: headers)
-  }
-}

@@ -19,6 +19,7 @@ struct RequestLog: RouterMiddleware {
     do {
       response = try await next(request, context)
     } catch let failure as any HTTPResponseError {
+      if let detail = (failure as? ServeFailure)?.logDetail { logger.warning("\(detail)") }
       response = try failure.response(from: request, context: context)
     }
     if request.method == .head { response = response.createHeadResponse() }
@@ -51,6 +52,34 @@ struct MethodFilter: RouterMiddleware {
   }
 }
 
+/// Conditional GET: a response with an `ETag` that the request's `If-None-Match` names (or
+/// `*`) becomes 304 Not Modified, its headers kept but the body's type and length.
+struct ConditionalGet: RouterMiddleware {
+  typealias Context = ServeContext
+
+  func handle(
+    _ request: Request, context: Context,
+    next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    let response = try await next(request, context)
+    guard response.status == .ok, let etag = response.headers[.eTag],
+      let match = request.headers[.ifNoneMatch], Self.matches(match, etag)
+    else { return response }
+    var headers = response.headers
+    headers[.contentType] = nil
+    headers[.contentLength] = nil
+    return Response(status: .notModified, headers: headers)
+  }
+
+  /// Whether an `If-None-Match` value names `etag` (or is `*`).
+  static func matches(_ header: String, _ etag: String) -> Bool {
+    header.split(separator: ",").contains { part in
+      let tag = part.trimmingCharacters(in: .whitespaces)
+      return tag == "*" || tag == etag || tag == "W/" + etag
+    }
+  }
+}
+
 /// Answers every path the fixed routes do not match as an image path: parses it (400 when
 /// malformed), checks its signature (403: signed paths under a key, `unsafe` ones without),
 /// and asks the server for the image.
@@ -74,10 +103,7 @@ struct ImageRoute: RouterMiddleware {
       throw ServeFailure(status: .badRequest, message: error.message)
     }
     if let refusal = refusal(path) { throw ServeFailure(status: .forbidden, message: refusal) }
-    let (response, outcome) = await server.image(
-      request, path: path, pacing: BodyPacing(eventLoop: context.eventLoop))
-    context.outcome.record(outcome)
-    return response
+    return try await server.image(request, path: path, context: context)
   }
 
   /// Why the signature segment is refused (nil: accepted).

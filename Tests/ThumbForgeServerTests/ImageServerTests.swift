@@ -54,6 +54,22 @@ struct ImageServerTests {
         #expect(response.status == .notModified)
         #expect(response.bytes.isEmpty)
         #expect(response.headers[.eTag] == etag)
+        #expect(response.headers[.cacheControl] == "public, max-age=3600")
+        #expect(response.headers[.contentType] == nil)
+      }
+      // A weak validator, a list and `*` name it too, for GET and HEAD alike.
+      for header in ["W/" + etag, "\"other\", " + etag, "*"] {
+        for method in [HTTPRequest.Method.get, .head] {
+          try await client.execute(uri: uri, method: method, headers: [.ifNoneMatch: header]) {
+            response in
+            #expect(response.status == .notModified, "\(method) If-None-Match: \(header)")
+          }
+        }
+      }
+      // Only images have a validator: a health check is answered in full.
+      try await client.execute(uri: "/healthz", method: .get, headers: [.ifNoneMatch: "*"]) {
+        response in
+        #expect(response.status == .ok)
       }
       try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "\"other\""]) {
         response in

@@ -56,12 +56,20 @@ extension VipsImage {
   package func smartCropRect(width: Int, height: Int, interesting: Interesting) throws(VipsError)
     -> VipsRect
   {
+    try smartCropped(width: width, height: height, interesting: interesting).rect
+  }
+
+  /// ``smartCrop(width:height:interesting:)``'s image, and the rectangle of this image it is.
+  package func smartCropped(width: Int, height: Int, interesting: Interesting) throws(VipsError)
+    -> (image: VipsImage, rect: VipsRect)
+  {
     let cropped = try smartCrop(width: width, height: height, interesting: interesting)
     // extract_area records where it cut as the negated offsets of its result.
-    return VipsRect(
+    let rect = VipsRect(
       x: -Int(vips_image_get_xoffset(cropped.pointer)),
       y: -Int(vips_image_get_yoffset(cropped.pointer)), width: cropped.width,
       height: cropped.height)
+    return (cropped, rect)
   }
 
   /// How `embed` fills the new area.

@@ -85,6 +85,7 @@ struct AppIconPlanner {
       mode: .render, format: .png, fileName: fileName, path: folder + "/" + fileName,
       upscale: !master.isVector && factor > 1.0001 ? factor : nil,
       isOpaque: slot.isOpaque)
+    output.finish = OutputFinish.plan(recipe: recipe, output: output, master: master)
     output.cost = RenderCost.planned(
       master: master, resizeTo: resized, pixelSize: box, smartCrop: false)
     return output

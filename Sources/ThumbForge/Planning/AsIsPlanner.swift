@@ -65,6 +65,7 @@ extension Planner {
         pixelSize: size, resizeTo: size, crop: nil, master: master.path, mode: .render,
         format: format, fileName: derivation.fileName,
         path: source.folder + "/" + derivation.fileName, upscale: nil)
+      output.finish = OutputFinish.plan(recipe: recipe, output: output, master: master)
       output.cost = RenderCost.planned(
         master: master, resizeTo: size, pixelSize: size, smartCrop: false)
       return output

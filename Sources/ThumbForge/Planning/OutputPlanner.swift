@@ -181,11 +181,12 @@ struct OutputPlanner {
       slot: slot, pixelSize: pixelSize, resizeTo: resizeTo, crop: crop,
       master: master.path, mode: mode, format: format, fileName: fileName,
       path: folder + "/" + fileName, upscale: upscale)
+    output.finish = OutputFinish.plan(recipe: recipe, output: output, master: master)
     output.cost =
       mode == .render
       ? RenderCost.planned(
         master: master, resizeTo: resizeTo, pixelSize: pixelSize,
-        smartCrop: recipe.kind.crops && crop == nil)
+        smartCrop: output.finish.cut.isSmart)
       : RenderCost.whole(master)
     return output
   }

@@ -34,6 +34,9 @@ package struct PlannedOutput: Hashable, Sendable, Codable {
   package var isOpaque = false
   /// What rendering it costs, in pixels, checked against the limits before decoding.
   package var cost = RenderCost(input: 0, working: 0, output: 0, largestSide: 0)
+  /// What the renderer does after the resize (not encoded: it follows from the recipe and
+  /// the rest of the output, so an imageset's key holds it already).
+  var finish = OutputFinish.none
 
   /// Display scale (1–3), or 0 for a single-scale vector file: the slot's.
   package var scale: Int { slot.scale }

@@ -80,7 +80,7 @@ package struct Recipe: Hashable, Sendable, Codable {
     iconPlatforms = []
   }
 
-  /// Whether outputs get the rounded-corner mask and border of ``FlagShape``: a flag, or a
+  /// Whether outputs get the rounded-corner mask and border of ``OutputShape``: a flag, or a
   /// boxed recipe with a radius or a stroke.
   var isShaped: Bool {
     kind == .flag
@@ -89,15 +89,16 @@ package struct Recipe: Hashable, Sendable, Codable {
 
   /// How many pixels a centred stroke adds to each axis of the canvas at `scale` (half the
   /// line width per side, rounded as a whole), 0 when there is none. The planner adds it to
-  /// every output's size; ``FlagShape`` draws on exactly that canvas.
+  /// every output's size; ``OutputShape`` draws on exactly that canvas.
   func canvasGrowth(scale: Int) -> Int {
     guard isShaped, strokeAlignment == .center, strokeWidth > 0 else { return 0 }
     return Geometry.saturatingInt(strokeWidth * Double(scale))
   }
 
-  /// Whether every output of this recipe carries alpha regardless of the master.
+  /// Whether every output of this recipe carries alpha regardless of the master: a shape's
+  /// rounded corners cut it out (a flag's always), and a translucent pad shows through. The
+  /// planner picks the format from it; the shape itself is ``isShaped``.
   package var alwaysHasAlpha: Bool {
-    kind == .flag || (cornerRadius > 0 && kind != .variants)
-      || (pad && background.alpha < 255)
+    (isShaped && (kind == .flag || cornerRadius > 0)) || (pad && background.alpha < 255)
   }
 }

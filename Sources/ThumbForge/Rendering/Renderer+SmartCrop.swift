@@ -2,26 +2,22 @@ internal import Foundation
 internal import Vips
 
 extension Renderer {
-  /// Decides, on the master at its own size, the smart crops (`attention`, `entropy`) of the
-  /// outputs that enlarge it, and returns `work` with those crops planned.
+  /// Makes, on the master at its own size, the smart crops (`attention`, `entropy`) that the
+  /// plan puts before the resize (outputs that enlarge the master), and returns `work` with
+  /// those crops in place.
   ///
   /// libvips' smart crop looks at every pixel of the image it is given; given the enlarged
   /// image it would need that whole image (a 1×5000 master filling 800×400 pixels is a
   /// 3.2-gigapixel enlargement), although enlarging adds nothing to look at. So the crop is
   /// decided on the master (a vector one rasterised at its intrinsic size) with the box
   /// shrunk by the enlargement, and the rectangle found is scaled back up; the output is then
-  /// resized for that rectangle only. Outputs that shrink the master keep libvips' decision
-  /// on the resized image, which is then smaller than the master.
+  /// resized for that rectangle only. Outputs that shrink the master are cropped after the
+  /// resize, on the resized image, which is then smaller than the master.
   /// The master is decoded for this only when some output needs it.
   func decidingEnlargedSmartCrops(
     _ work: [(Recipe, PlannedOutput)], master: Master, in profile: RGBProfile
   ) throws(VipsError) -> [(Recipe, PlannedOutput)] {
-    let reference = master.smartCropReference
-    let pending = work.indices.filter { index in
-      let (recipe, output) = work[index]
-      return recipe.kind.crops && output.crop == nil
-        && output.resizeTo.checkedArea > reference.checkedArea
-    }
+    let pending = work.indices.filter { work[$0].1.finish.smartCropBeforeResize != nil }
     guard !pending.isEmpty else { return work }
     let path = folder.filePath(master.path)
     let options = LoadOptions(failOn: failOn, scale: master.isVector ? 1 : nil)
@@ -30,10 +26,12 @@ extension Renderer {
     let image = try loaded.autoRotated().toRGB8(profile).copiedToMemory()
     var decided = work
     for index in pending {
-      let (recipe, output) = work[index]
+      let output = work[index].1
+      guard let (interesting, box) = output.finish.smartCropBeforeResize else { continue }
+      // The rectangle is cut with the resize; nothing is left to cut after it.
       decided[index].1.crop = try Self.smartCrop(
-        of: image, resizedTo: output.resizeTo, box: recipe.size.pixels(scale: output.scale),
-        interesting: recipe.gravity == .entropy ? .entropy : .attention)
+        of: image, resizedTo: output.resizeTo, box: box, interesting: interesting)
+      decided[index].1.finish.cut = .none
     }
     return decided
   }

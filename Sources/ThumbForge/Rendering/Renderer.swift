@@ -84,18 +84,7 @@ struct Renderer: Sendable {
       + DisplayGamut.allCases.flatMap { gamut in
         try render(
           rendered.filter { $0.1.slot.gamut == gamut }, master: master, in: gamut.profile)
-      }.map { Self.asPlanned($0, rendered) }
-  }
-
-  /// `file` carrying its output exactly as planned (a crop decided while rendering is not
-  /// part of the plan).
-  static func asPlanned(_ file: RenderedFile, _ work: [(Recipe, PlannedOutput)]) -> RenderedFile {
-    guard let planned = work.first(where: { $0.1.path == file.output.path })?.1 else {
-      return file
-    }
-    var same = file
-    same.output = planned
-    return same
+      }
   }
 
   /// Renders `work` (all of it in `profile`'s colour space) from `master`.
@@ -207,51 +196,42 @@ struct Renderer: Sendable {
     return (bytes, hash, decoded)
   }
 
-  /// Shapes, flattens and encodes one output from `resized`: the master resized to the
-  /// output's `resizeTo`, already cropped to `output.crop` when the recipe crops. The steps
-  /// after decode and resize, in order: crop (or pad), mask, tint, composite, encode.
+  /// Executes the output's planned finish (``OutputFinish``) on `resized`, the master
+  /// resized to the output's `resizeTo` (already cropped to `output.crop`), in its order —
+  /// cut, shape, tint, flatten — and encodes the result. The file records the output with
+  /// the crop a smart crop made.
   private func finish(
-    _ resized: VipsImage, recipe: Recipe, output: PlannedOutput, memo: EncodingMemo
+    _ resized: VipsImage, recipe: Recipe, output planned: PlannedOutput, memo: EncodingMemo
   ) throws(VipsError) -> RenderedFile {
-    var image = try cropOrPad(resized, recipe: recipe, output: output)
-    image = try mask(image, recipe: recipe, output: output)
-    image = try tint(image, output: output)
-    image = try composite(image, recipe: recipe, output: output)
+    var output = planned
+    var image = resized
+    switch output.finish.cut {
+    case .none:
+      break
+    case .pad(let canvas, let background):
+      image = try padded(image, to: canvas, background: background)
+    case .smart(let interesting, let box, _):
+      let (cropped, rect) = try image.smartCropped(
+        width: box.width, height: box.height, interesting: interesting)
+      image = cropped
+      output.crop = PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+    }
+    if let shape = output.finish.shape { image = try shape.apply(to: image) }
+    if output.finish.greyscale { image = try image.colourspace(.bw) }
+    if image.hasAlpha, let background = output.finish.flatten {
+      image = try image.flattened(background: [
+        Double(background.red), Double(background.green), Double(background.blue),
+      ])
+    }
     return try encode(image, recipe: recipe, output: output, memo: memo)
   }
 
-  /// Brings the resized image to the recipe's box: a padded `fit` is letterboxed, a crop
-  /// without a planned rectangle (smart gravity) is cropped now; others are already there.
-  private func cropOrPad(_ image: VipsImage, recipe: Recipe, output: PlannedOutput)
-    throws(VipsError) -> VipsImage
-  {
-    switch recipe.kind {
-    case .variants, .appicon, .asIs:
-      return image  // an app icon's crop is made with its resize
-    case .fit:
-      return try padded(image, recipe: recipe, output: output)
-    case .fill, .tile, .flag:
-      let box = recipe.size.pixels(scale: output.scale)
-      guard output.crop == nil else { return image }
-      let interesting: Interesting = recipe.gravity == .entropy ? .entropy : .attention
-      return try image.smartCrop(width: box.width, height: box.height, interesting: interesting)
-    }
-  }
-
-  /// A `fit` output letterboxed with the recipe's background to the padded canvas (when the
-  /// recipe pads and the image is not that size already).
-  private func padded(_ resized: VipsImage, recipe: Recipe, output: PlannedOutput)
+  /// `image` letterboxed, centred, onto `canvas` filled with `color` (with alpha when the
+  /// colour is translucent).
+  private func padded(_ resized: VipsImage, to canvas: PixelSize, background color: RGBAColor)
     throws(VipsError) -> VipsImage
   {
     var image = resized
-    // The padded canvas: the planned size, before a centred stroke grows it.
-    let grow = recipe.canvasGrowth(scale: output.scale)
-    let canvas = PixelSize(
-      width: output.pixelSize.width - grow, height: output.pixelSize.height - grow)
-    guard recipe.pad && (image.width != canvas.width || image.height != canvas.height) else {
-      return image
-    }
-    let color = recipe.background
     if color.alpha < 255 { image = try image.addingAlpha() }
     let background =
       image.hasAlpha
@@ -261,40 +241,6 @@ struct Renderer: Sendable {
       x: (canvas.width - image.width) / 2, y: (canvas.height - image.height) / 2,
       width: canvas.width, height: canvas.height, extend: .background,
       background: background)
-  }
-
-  /// The rounded-rectangle alpha mask and border (``FlagShape``), for flags and for other
-  /// non-variants recipes with a corner radius or a stroke.
-  private func mask(_ image: VipsImage, recipe: Recipe, output: PlannedOutput)
-    throws(VipsError) -> VipsImage
-  {
-    guard
-      recipe.kind == .flag
-        || (recipe.kind != .variants && (recipe.cornerRadius > 0 || recipe.strokeWidth > 0))
-    else { return image }
-    return try FlagShape(recipe: recipe, scale: output.scale).apply(to: image)
-  }
-
-  /// A tinted app icon's greyscale.
-  private func tint(_ image: VipsImage, output: PlannedOutput) throws(VipsError) -> VipsImage {
-    if output.slot.appearance == .tinted {
-      return try image.colourspace(.bw)
-    }
-    return image
-  }
-
-  /// Alpha flattened onto the recipe's background, for formats without alpha and for
-  /// outputs that must be opaque.
-  private func composite(_ image: VipsImage, recipe: Recipe, output: PlannedOutput)
-    throws(VipsError) -> VipsImage
-  {
-    if image.hasAlpha && (!output.format.supportsAlpha || output.isOpaque) {
-      let color = recipe.background
-      return try image.flattened(background: [
-        Double(color.red), Double(color.green), Double(color.blue),
-      ])
-    }
-    return image
   }
 
   /// The output's file: checked against the planned size (the manifest and Contents.json

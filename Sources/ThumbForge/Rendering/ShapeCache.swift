@@ -1,7 +1,7 @@
 internal import Synchronization
 internal import Vips
 
-/// Rendered masks and borders (``FlagShape``), by their SVG text.
+/// Rendered masks and borders (``OutputShape``), by their SVG text.
 ///
 /// Every flag of one size has the same mask and border, and rendering them (librsvg through
 /// libvips' `svgload`) cost about as much as the rest of a flag output, a visible part of

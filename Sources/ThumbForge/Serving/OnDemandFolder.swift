@@ -289,7 +289,7 @@ package struct OnDemandFolder: Sendable {
     try checkUnchanged(request.job)
     return request.job.imageSets.flatMap { set in
       set.outputs.compactMap { output in
-        result.files.first(where: { $0.output == output }).map { file in
+        result.files.first(where: { $0.output.path == output.path }).map { file in
           RenderedOutput(
             cacheKey: request.cacheKey(set: set, output: output), bytes: file.bytes,
             hash: file.hash, format: output.format, pixelSize: output.pixelSize)

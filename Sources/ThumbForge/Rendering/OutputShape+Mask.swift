@@ -1,17 +1,12 @@
 internal import Vips
 
-/// The rounded-corner mask and border of a `flag` (or any recipe with a radius or stroke).
-struct FlagShape {
-  let recipe: Recipe
-  let scale: Int
-
-  /// Applies mask and border to a `box`-sized image; the result is RGBA on a canvas grown
+extension OutputShape {
+  /// Applies the mask and border to a box-sized image; the result is RGBA on a canvas grown
   /// by the stroke width when the stroke is centred on the edge.
   func apply(to image: VipsImage) throws(VipsError) -> VipsImage {
-    let s = Double(scale)
-    let radius = recipe.cornerRadius * s
-    let stroke = recipe.strokeWidth * s
-    let grow = recipe.canvasGrowth(scale: scale)
+    let radius = self.radius
+    let stroke = strokeWidth
+    let grow = canvasGrowth
     let inset = Double(grow) / 2
     let width = image.width + grow
     let height = image.height + grow
@@ -23,24 +18,24 @@ struct FlagShape {
     }
     let body = RoundedRectPath.svg(
       x: inset, y: inset, width: Double(image.width), height: Double(image.height),
-      radius: radius, style: recipe.cornerStyle)
+      radius: radius, style: cornerStyle)
     var maskShapes = "<path d=\"\(body)\" fill=\"#fff\"/>"
     var strokeShape = ""
     if stroke > 0 {
       let path: String
-      switch recipe.strokeAlignment {
+      switch strokeAlignment {
       case .inside:
         path = RoundedRectPath.svg(
           x: stroke / 2, y: stroke / 2, width: Double(image.width) - stroke,
           height: Double(image.height) - stroke, radius: max(0, radius - stroke / 2),
-          style: recipe.cornerStyle)
+          style: cornerStyle)
       case .center:
         path = body
         maskShapes +=
           "<path d=\"\(body)\" fill=\"none\" stroke=\"#fff\" stroke-width=\"\(RoundedRectPath.n(stroke))\"/>"
       }
       strokeShape =
-        "<path d=\"\(path)\" fill=\"none\" stroke=\"\(recipe.strokeColor.svgFill)\" stroke-opacity=\"\(recipe.strokeColor.svgOpacity)\" stroke-width=\"\(RoundedRectPath.n(stroke))\"/>"
+        "<path d=\"\(path)\" fill=\"none\" stroke=\"\(strokeColor.svgFill)\" stroke-opacity=\"\(strokeColor.svgOpacity)\" stroke-width=\"\(RoundedRectPath.n(stroke))\"/>"
     }
     let mask = try ShapeCache.shared.image(
       svg: svgDocument(width: width, height: height, maskShapes))

@@ -15,8 +15,8 @@ struct WorkQueueTests {
   }
 
   @Test(
-    "each worker calls beforeSmall once, before its first small item, and never if it runs none",
-    arguments: [1, 2, 3])
+    "each worker calls beforeSmall once, before its first small item, and never if it runs none; width items at once, above the core count too",
+    arguments: [1, 2, 3, 9])
   func beforeSmallRunsOncePerWorkerBeforeItsFirstSmallItem(width: Int) {
     let events = Mutex<[Event]>([])
     let items = Array(0..<12)

@@ -24,17 +24,21 @@ import Vips
     #expect(second.width == 80 && second.height == 50 && second.bands == 4)
   }
 
-  @Test func largeShapesAreNotKeptAndAFullCacheStartsAgain() throws {
-    // 80 x 50 x 4 bytes = 16 000: an eighth of the budget at most, two fit.
+  @Test func largeShapesAreNotKeptAndAFullCacheDropsTheLeastRecentlyUsed() throws {
+    // 80 x 50 x 4 bytes = 16 000: an eighth of the budget at most, eight fit.
     let cache = ShapeCache(budget: 8 * 16_000)
     _ = try cache.image(svg: Self.svg(width: 81, height: 50, radius: 5))
     #expect(cache.count == 0)
     for radius in 1...8 {
       _ = try cache.image(svg: Self.svg(width: 80, height: 50, radius: radius))
     }
-    // 8 × 16 000 bytes fill the budget exactly; the ninth starts the cache again.
     #expect(cache.count == 8)
+    // The first shape is used again; the ninth then evicts the second, the least recent.
+    _ = try cache.image(svg: Self.svg(width: 80, height: 50, radius: 1))
     _ = try cache.image(svg: Self.svg(width: 80, height: 50, radius: 9))
-    #expect(cache.count == 1)
+    #expect(cache.count == 8)
+    #expect(cache.holds(Self.svg(width: 80, height: 50, radius: 1)))
+    #expect(!cache.holds(Self.svg(width: 80, height: 50, radius: 2)))
+    #expect(cache.holds(Self.svg(width: 80, height: 50, radius: 9)))
   }
 }

@@ -1,4 +1,3 @@
-internal import Synchronization
 internal import Vips
 
 /// Rendered masks and borders (``OutputShape``), by their SVG text.
@@ -7,13 +6,14 @@ internal import Vips
 /// libvips' `svgload`) cost about as much as the rest of a flag output, a visible part of
 /// the end of a build such as SnowSeeker's. The pixels are kept, never an image:
 /// each use gets a memory image of its own, linked to no other, so that no pipeline shares
-/// an image with another thread's (see `VipsImage.detached()`). The pixels are the ones
-/// `svgload` gives, so the outputs are the same bytes as without the cache.
+/// an image with another thread's. The pixels are the ones `svgload` gives, so the outputs
+/// are the same bytes as without the cache. The least recently used shapes go first when
+/// the budget is full (``LRUCache``).
 final class ShapeCache: Sendable {
   /// The process's cache (a build's jobs and `serve`'s renders share it).
   static let shared = ShapeCache(budget: 8 << 20)
 
-  private struct Pixels {
+  private struct Pixels: Sendable {
     let bytes: [UInt8]
     let width: Int
     let height: Int
@@ -22,31 +22,33 @@ final class ShapeCache: Sendable {
 
   /// The largest number of pixel bytes kept; a shape over an eighth of it is never kept.
   let budget: Int
-  private let entries = Mutex<(shapes: [String: Pixels], bytes: Int)>(([:], 0))
+  private let entries: LRUCache<Pixels>
 
-  init(budget: Int) { self.budget = budget }
+  init(budget: Int) {
+    self.budget = budget
+    entries = LRUCache(capacity: budget, largestEntry: budget / 8)
+  }
 
   /// The image `svg` renders to: from the cache, or rendered now (and kept when small).
   func image(svg: String) throws(VipsError) -> VipsImage {
-    if let kept = entries.withLock({ $0.shapes[svg] }) {
+    if let kept = entries.value(for: svg) {
       return try VipsImage.pixels(
         kept.bytes, width: kept.width, height: kept.height, bands: kept.bands)
     }
     let rendered = try VipsImage.svg(svg)
     let size = rendered.width * rendered.height * rendered.bands
-    guard rendered.format == .uchar, size * 8 <= budget else { return rendered }
+    guard rendered.format == .uchar, size <= entries.largestEntry else { return rendered }
     let pixels = Pixels(
       bytes: try rendered.pixelBytes(), width: rendered.width, height: rendered.height,
       bands: rendered.bands)
-    entries.withLock { entries in
-      // Full: start again rather than track use (a catalog has a few shape sizes).
-      if entries.bytes + size > budget { entries = ([:], 0) }
-      if entries.shapes.updateValue(pixels, forKey: svg) == nil { entries.bytes += size }
-    }
+    entries.store(pixels, cost: size, for: svg)
     return try VipsImage.pixels(
       pixels.bytes, width: pixels.width, height: pixels.height, bands: pixels.bands)
   }
 
   /// How many shapes are kept (for tests).
-  var count: Int { entries.withLock { $0.shapes.count } }
+  var count: Int { entries.usage.entries }
+
+  /// Whether the shape of `svg` is kept (for tests; a lookup, so it counts as a use).
+  func holds(_ svg: String) -> Bool { entries.value(for: svg) != nil }
 }

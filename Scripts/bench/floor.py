@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The decode-plus-encode floor of a build, beside ThumbForge's own time.
 
-    floor.py FOLDER [--thumbforge BIN] [--reps N] [--json FILE]
+    floor.py --thumbforge BIN --corpus NAME=FOLDER ... [--reps N] [--record]
 
 The floor is what no tool making the same files can go below with the same libraries and
 settings: every master decoded once, in full (a vector master rendered once at its largest
@@ -13,17 +13,19 @@ decodes a copied master in full to verify it). Nothing else is counted: no resiz
 hashing, file writing or start-up. Measured as CPU time in this one process, libvips
 single-threaded (VIPS_CONCURRENCY=1), median of --reps.
 
-With --thumbforge, the binary builds FOLDER into an empty catalog --reps times (wall and
-CPU time of the process, medians), and the report states ThumbForge's distance to the
-floor: its CPU time over the floor's, and its wall time over the floor spread on this
-machine's cores. Needs pyvips and PyYAML (bench.sh's venv: bench-work/venv/bin/python).
+The binary builds each FOLDER into an empty catalog --reps times (wall and CPU time of
+the process), and the result states ThumbForge's distance to the floor: its CPU time over
+the floor's, and its wall time over the floor spread on this machine's cores (medians of
+each repetition's ratio). Needs pyvips and PyYAML (bench.sh's venv:
+bench-work/venv/bin/python). The result is Scripts/bench/results/floor.json's table
+`floor` (record.py: every repetition kept), written to bench-work/results/ and compared
+with the baseline, or made the baseline with --record.
 """
 import argparse
 import json
 import os
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +35,8 @@ os.environ.setdefault("VIPS_CONCURRENCY", "1")
 import pyvips  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import record  # noqa: E402
 
 
 def plan(folder):
@@ -98,54 +102,60 @@ def encode_seconds(catalog, job_plan):
     return spent
 
 
-def median_by_key(runs):
-    keys = sorted({key for run in runs for key in run})
-    return {key: statistics.median(run.get(key, 0.0) for run in runs) for key in keys}
+def measure(binary, name, folder, reps, cores):
+    """One corpus's row: the floor's decode and encode, ThumbForge's builds, the distances."""
+    job_plan = plan(folder)
+    work = tempfile.mkdtemp(prefix="thumbforge-floor-")
+    try:
+        catalog = os.path.join(work, "reference", "Assets.xcassets")
+        build(binary, folder, os.path.dirname(catalog))
+        decodes = [sum(decode_seconds(folder, job_plan).values()) for _ in range(reps)]
+        encodes = [sum(encode_seconds(catalog, job_plan).values()) for _ in range(reps)]
+        runs = [build(binary, folder, os.path.join(work, "run")) for _ in range(reps)]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    floors = [d + e for d, e in zip(decodes, encodes)]
+    walls, cpus = [r[0] for r in runs], [r[1] for r in runs]
+    row = {
+        "outputs": job_plan["outputs"],
+        "floor: decode CPU s": record.figure(decodes, digits=3),
+        "floor: encode CPU s": record.figure(encodes, digits=3),
+        "floor: CPU s": record.figure(floors, digits=3),
+        f"floor on {cores} cores, s": record.figure([f / cores for f in floors], digits=3),
+        "ThumbForge wall s": record.figure(walls, digits=3),
+        "ThumbForge CPU s": record.figure(cpus, digits=3),
+        "ThumbForge CPU ÷ floor": record.figure([c / f for c, f in zip(cpus, floors)], digits=3),
+        "ThumbForge wall ÷ floor on the cores": record.figure(
+            [w / (f / cores) for w, f in zip(walls, floors)], digits=3),
+    }
+    print(f"{name} ({folder}): {job_plan['outputs']} outputs, medians of {reps}, {cores} cores")
+    for column, cell in row.items():
+        print(f"  {column:40} {cell['value'] if isinstance(cell, dict) else cell}")
+    return row
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder")
-    parser.add_argument("--thumbforge", metavar="BIN")
+    parser.add_argument("--thumbforge", metavar="BIN", required=True)
+    parser.add_argument("--corpus", action="append", required=True, metavar="NAME=FOLDER",
+                        help="a folder to measure, under the name its row takes (repeatable)")
     parser.add_argument("--reps", type=int, default=5)
-    parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--record", action="store_true", help="make this run the baseline")
     args = parser.parse_args()
-    folder = os.path.abspath(args.folder)
-    job_plan = plan(folder)
+    binary = os.path.abspath(args.thumbforge)
     cores = os.cpu_count() or 1
-    work = tempfile.mkdtemp(prefix="thumbforge-floor-")
-    try:
-        binary = args.thumbforge or shutil.which("thumbforge")
-        if not binary:
-            sys.exit("floor.py: the floor's encodes read a built catalog: pass --thumbforge BIN")
-        catalog = os.path.join(work, "reference", "Assets.xcassets")
-        build(binary, folder, os.path.dirname(catalog))
-        decode = median_by_key([decode_seconds(folder, job_plan) for _ in range(args.reps)])
-        encode = median_by_key([encode_seconds(catalog, job_plan) for _ in range(args.reps)])
-        floor = sum(decode.values()) + sum(encode.values())
-        report = {"folder": args.folder, "outputs": job_plan["outputs"], "cores": cores,
-                  "decode_cpu_s": decode, "encode_cpu_s": encode, "floor_cpu_s": floor,
-                  "floor_wall_s": floor / cores}
-        if args.thumbforge:
-            runs = [build(binary, folder, os.path.join(work, "run")) for _ in range(args.reps)]
-            wall = statistics.median(run[0] for run in runs)
-            cpu = statistics.median(run[1] for run in runs)
-            report.update({"thumbforge_wall_s": wall, "thumbforge_cpu_s": cpu,
-                           "cpu_over_floor": cpu / floor, "wall_over_floor": wall / (floor / cores)})
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(report, out, indent=1)
-    print(f"{args.folder}: {job_plan['outputs']} outputs, medians of {args.reps}, {cores} cores")
-    for name, spent in [("decode", decode), ("encode", encode)]:
-        parts = ", ".join(f"{key} {value:.3f}" for key, value in spent.items())
-        print(f"  {name:7} {sum(spent.values()):.3f} CPU s ({parts})")
-    print(f"  floor   {floor:.3f} CPU s, {floor / cores:.3f} s on {cores} cores")
-    if args.thumbforge:
-        print(f"  ThumbForge {report['thumbforge_wall_s']:.3f} s wall, "
-              f"{report['thumbforge_cpu_s']:.3f} CPU s: {report['cpu_over_floor']:.2f}× the floor's "
-              f"CPU, {report['wall_over_floor']:.2f}× its wall time on {cores} cores")
+    corpora = [spec.partition("=")[::2] for spec in args.corpus]
+    rows = {name: measure(binary, name, os.path.abspath(folder), args.reps, cores)
+            for name, folder in corpora}
+    command = "Scripts/bench/floor.py --thumbforge BIN " + " ".join(
+        f"--corpus {n}={f}" for n, f in corpora) + (f" --reps {args.reps}" if args.reps != 5 else "")
+    doc = record.document(
+        "floor", "Distance to the floor", command,
+        {"floor": {"key": "corpus", "rows": rows,
+                   "note": f"Medians of {args.reps}, the floor and ThumbForge measured in the same "
+                           f"run; the ratios are the medians of each repetition's."}},
+        {"corpora": [n for n, _ in corpora], "reps": args.reps}, record.info(binary))
+    sys.exit(record.finish(doc, args.record))
 
 
 if __name__ == "__main__":

@@ -243,6 +243,13 @@ def main():
         stripped = os.path.join(WORK, "thumbforge-without-debug-info")
         subprocess.run(["strip", "--strip-debug", "-o", stripped, binary], check=True)
         binary = stripped
+        # And of each binary a knob runs instead (`NAME=BIN2`).
+        for i, knob in enumerate(knobs):
+            if other_binary(knob):
+                copy = os.path.join(WORK, f"{knob_name(knob)}-without-debug-info")
+                subprocess.run(["strip", "--strip-debug", "-o", copy, other_binary(knob)],
+                               check=True)
+                knobs[i] = f"{knob_name(knob)}={copy}"
     rng = random.Random(args.seed)
     width = 1 if args.instructions else 2
     ratios = {(w, k): [[] for _ in range(width)] for w, _, _ in workloads for k in knobs}

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where a build's cores sit idle, stage by stage.
 
-    phases.py FOLDER --thumbforge BIN [--reps N] [--jobs J] [--json FILE]
+    phases.py --thumbforge BIN --corpus NAME=FOLDER[:REPS] ... [--jobs J] [--record]
 
-Builds FOLDER --force into a fresh catalog N times with `--timings`, which prints each
+Builds each FOLDER --force into a fresh catalog REPS times (default 21) with `--timings`, which prints each
 stage's wall and CPU time (the whole process's, every thread) as measured inside the
 process, from the first line of `main` to the end of the commit. What lies outside — the
 dynamic loader mapping and relocating the libraries before `main`, and the process's exit
@@ -18,9 +18,12 @@ average exactly when the idle column sums to wall × (cores − C).
 Each catalog is moved aside, not deleted, while the runs go on: ext4 is slow to create files
 in a folder where many were deleted in the last half-minute (recently deleted inodes are
 skipped when allocating), which would slow the next run's writes.
+
+The result is Scripts/bench/results/phases.json's table `phases` (record.py: every
+repetition kept), written to bench-work/results/ and compared with the baseline, or made
+the baseline with --record.
 """
 import argparse
-import json
 import os
 import resource
 import shutil
@@ -30,7 +33,16 @@ import sys
 import tempfile
 import time
 
+import record
+
 OUTSIDE = "before main, and exit"
+# How the page names the stages `--timings` prints.
+NAMES = {
+    "discovery": "discovery (scan, probe, hash)",
+    "rendering": "rendering (a job for every worker)",
+    OUTSIDE: "before `main`, and the exit",
+    "whole run": "**whole run**",
+}
 
 
 def run_once(binary, folder, catalog, jobs):
@@ -70,38 +82,52 @@ def parse(stderr):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("folder")
     ap.add_argument("--thumbforge", required=True, help="the thumbforge binary to run")
-    ap.add_argument("--reps", type=int, default=21)
+    ap.add_argument("--corpus", action="append", required=True, metavar="NAME=FOLDER[:REPS]",
+                    help="a folder to build, under the name its columns take (repeatable)")
     ap.add_argument("--jobs", type=int, help="--jobs for the builds (default: one per core)")
-    ap.add_argument("--json", help="also write the medians to this file")
+    ap.add_argument("--record", action="store_true", help="make this run the baseline")
     args = ap.parse_args()
     cores = args.jobs or os.cpu_count() or 1
-    work = tempfile.mkdtemp(prefix="thumbforge-phases-")
-    runs = []
-    try:
-        for rep in range(args.reps):
-            catalog = os.path.join(work, f"run-{rep}", "Assets.xcassets")
-            runs.append(run_once(args.thumbforge, args.folder, catalog, args.jobs))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"{args.folder}: medians of {args.reps} builds --force, {cores} cores")
-    print(f"  {'stage':30} {'wall ms':>9} {'CPU ms':>9} {'cores':>6} {'idle core-ms':>13}")
-    report = []
-    for name in runs[0]:
-        wall = statistics.median(r[name][0] for r in runs)
-        cpu = statistics.median(r[name][1] for r in runs)
-        idle = statistics.median(r[name][0] * cores - r[name][1] for r in runs)
-        busy = statistics.median(r[name][1] / r[name][0] for r in runs if r[name][0] > 0)
-        report.append({"stage": name, "wall_ms": wall, "cpu_ms": cpu, "cores_busy": busy,
-                       "idle_core_ms": idle})
-        if name == "whole run":
-            print("  " + "-" * 70)
-        print(f"  {name:30} {wall:9.1f} {cpu:9.1f} {busy:6.2f} {idle:13.1f}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"folder": args.folder, "cores": cores, "reps": args.reps,
-                       "stages": report}, f, indent=2)
+    binary = os.path.abspath(args.thumbforge)
+    corpora = []
+    for spec in args.corpus:
+        name, _, rest = spec.partition("=")
+        folder, _, reps = rest.partition(":")
+        corpora.append((name, folder, int(reps or 21)))
+    rows, described = {}, []
+    for name, folder, reps in corpora:
+        work = tempfile.mkdtemp(prefix="thumbforge-phases-")
+        runs = []
+        try:
+            for rep in range(reps):
+                catalog = os.path.join(work, f"run-{rep}", "Assets.xcassets")
+                runs.append(run_once(binary, folder, catalog, args.jobs))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        described.append(f"{reps} builds of `{os.path.basename(folder.rstrip('/'))}` ({name})")
+        print(f"{folder}: medians of {reps} builds --force, {cores} cores")
+        print(f"  {'stage':30} {'wall ms':>9} {'CPU ms':>9} {'cores':>6} {'idle core-ms':>13}")
+        for stage in runs[0]:
+            walls = [r[stage][0] for r in runs]
+            cpus = [r[stage][1] for r in runs]
+            row = rows.setdefault(NAMES.get(stage, stage), {})
+            row[f"{name}: wall ms"] = record.figure(walls, digits=3)
+            row[f"{name}: CPU ms"] = record.figure(cpus, digits=3)
+            row[f"{name}: cores"] = record.figure(
+                [c / w for w, c in zip(walls, cpus) if w > 0], digits=3)
+            row[f"{name}: idle core-ms"] = record.figure(
+                [w * cores - c for w, c in zip(walls, cpus)], digits=3)
+            print(f"  {stage:30} {statistics.median(walls):9.1f} {statistics.median(cpus):9.1f}"
+                  f" {row[f'{name}: cores']['value']:6.2f} {row[f'{name}: idle core-ms']['value']:13.1f}")
+    command = "Scripts/bench/phases.py --thumbforge BIN " + " ".join(
+        f"--corpus {n}={f}:{r}" for n, f, r in corpora) + (f" --jobs {args.jobs}" if args.jobs else "")
+    doc = record.document(
+        "phases", "Where a build's time goes, by phase", command,
+        {"phases": {"key": "stage", "rows": rows,
+                    "note": "Medians of " + " and ".join(described) + f", on {cores} cores."}},
+        {"corpora": [n for n, _, _ in corpora], "jobs": args.jobs}, record.info(binary))
+    sys.exit(record.finish(doc, args.record))
 
 
 if __name__ == "__main__":

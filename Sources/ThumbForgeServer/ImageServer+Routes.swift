@@ -28,7 +28,7 @@ extension ImageServer {
   /// `/metrics`, unless the metrics have a listener of their own (404 here then).
   private func addMetricsRoute(to router: Router<ServeContext>) {
     router.get("/metrics") { [self] _, _ in
-      guard metricsHere else { throw ServeFailure(status: .notFound, message: "not found") }
+      guard metricsHere else { throw ServeFailure.notFound }
       return metricsResponse()
     }
   }
@@ -38,7 +38,7 @@ extension ImageServer {
   private func addPreviewRoutes(to router: Router<ServeContext>) {
     router.get("/") { [self] _, _ in try previewPage() }
     router.get("/favicon.ico") { _, _ -> Response in
-      throw ServeFailure(status: .notFound, message: "not found")
+      throw ServeFailure.notFound
     }
   }
 }

@@ -87,7 +87,7 @@ package final class ImageServer: Sendable {
 
   /// The preview page (`serve.preview`); 404 when it is off.
   func previewPage() throws(ServeFailure) -> Response {
-    guard preview else { throw ServeFailure(status: .notFound, message: "not found") }
+    guard preview else { throw ServeFailure.notFound }
     var headers = HTTPFields()
     headers[.contentType] = "text/html; charset=utf-8"
     let page = PreviewPage(folder: currentFolder, signer: signer).html()

@@ -20,6 +20,10 @@ struct ServeFailure: HTTPResponseError {
       status: .internalServerError, message: "internal error", logDetail: "\(error)")
   }
 
+  /// 404, for the fixed paths that are off here (`/metrics` on its own port, the preview
+  /// page when `serve.preview` is off) and `/favicon.ico`.
+  static let notFound = ServeFailure(status: .notFound, message: "not found")
+
   /// 503 while the server drains: no new renders.
   static let draining = ServeFailure(
     status: .serviceUnavailable, message: "the server is shutting down")

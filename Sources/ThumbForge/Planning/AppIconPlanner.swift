@@ -87,7 +87,7 @@ struct AppIconPlanner {
       isOpaque: slot.isOpaque)
     output.finish = OutputFinish.plan(recipe: recipe, output: output, master: master)
     output.cost = RenderCost.planned(
-      master: master, resizeTo: resized, pixelSize: box, smartCrop: false)
+      master: master, resizeTo: resized, pixelSize: box, cut: output.finish.cut)
     return output
   }
 }

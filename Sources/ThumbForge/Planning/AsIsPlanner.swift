@@ -67,7 +67,7 @@ extension Planner {
         path: source.folder + "/" + derivation.fileName, upscale: nil)
       output.finish = OutputFinish.plan(recipe: recipe, output: output, master: master)
       output.cost = RenderCost.planned(
-        master: master, resizeTo: size, pixelSize: size, smartCrop: false)
+        master: master, resizeTo: size, pixelSize: size, cut: output.finish.cut)
       return output
     }
     return PlannedImageSet(

@@ -16,12 +16,6 @@ struct OutputFinish: Hashable, Sendable {
     /// before the resize when the output enlarges it (`beforeResize`; enlarging adds
     /// nothing to look at), else on the resized image.
     case smart(interesting: Interesting, box: PixelSize, beforeResize: Bool)
-
-    /// Whether the crop is decided from the pixels.
-    var isSmart: Bool {
-      if case .smart = self { return true }
-      return false
-    }
   }
 
   var cut: Cut

@@ -186,7 +186,7 @@ struct OutputPlanner {
       mode == .render
       ? RenderCost.planned(
         master: master, resizeTo: resizeTo, pixelSize: pixelSize,
-        smartCrop: output.finish.cut.isSmart)
+        cut: output.finish.cut)
       : RenderCost.whole(master)
     return output
   }

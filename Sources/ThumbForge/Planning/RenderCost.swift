@@ -25,19 +25,17 @@ package struct RenderCost: Hashable, Sendable, Codable {
   }
 
   /// The cost of an output of `master` resized to `resizeTo` (of which `pixelSize` is kept
-  /// or, padded, made), with the crop decided from pixels when `smartCrop`.
+  /// or, padded, made), cut as its finish plans (``OutputFinish/Cut``).
   ///
-  /// A smart crop decides on the master at its own size when the output enlarges it, and
-  /// on the resized image otherwise (``Renderer``), so its working image is the smaller of
-  /// the two.
+  /// A smart crop decides on the master at its own size when the plan puts it before the
+  /// resize, and on the resized image otherwise: that image is its working image.
   static func planned(
-    master: Master, resizeTo: PixelSize, pixelSize: PixelSize, smartCrop: Bool
+    master: Master, resizeTo: PixelSize, pixelSize: PixelSize, cut: OutputFinish.Cut
   ) -> RenderCost {
     var working = pixelSize.checkedArea
     if master.isVector { working = max(working, resizeTo.checkedArea) }
-    if smartCrop {
-      let reference = master.smartCropReference
-      let decision = resizeTo.checkedArea > reference.checkedArea ? reference : resizeTo
+    if case .smart(_, _, let beforeResize) = cut {
+      let decision = beforeResize ? master.smartCropReference : resizeTo
       working = max(working, decision.checkedArea)
     }
     return RenderCost(

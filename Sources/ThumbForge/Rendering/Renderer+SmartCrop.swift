@@ -17,7 +17,9 @@ extension Renderer {
   func decidingEnlargedSmartCrops(
     _ work: [(Recipe, PlannedOutput)], master: Master, in profile: RGBProfile
   ) throws(VipsError) -> [(Recipe, PlannedOutput)] {
-    let pending = work.indices.filter { work[$0].1.finish.smartCropBeforeResize != nil }
+    let pending = work.indices.compactMap { index in
+      work[index].1.finish.smartCropBeforeResize.map { (index, $0.interesting, $0.box) }
+    }
     guard !pending.isEmpty else { return work }
     let path = folder.filePath(master.path)
     let options = LoadOptions(failOn: failOn, scale: master.isVector ? 1 : nil)
@@ -25,12 +27,10 @@ extension Renderer {
     if !master.isVector { try limits.checkInput(loaded, path: master.path) }
     let image = try loaded.autoRotated().toRGB8(profile).copiedToMemory()
     var decided = work
-    for index in pending {
-      let output = work[index].1
-      guard let (interesting, box) = output.finish.smartCropBeforeResize else { continue }
+    for (index, interesting, box) in pending {
       // The rectangle is cut with the resize; nothing is left to cut after it.
       decided[index].1.crop = try Self.smartCrop(
-        of: image, resizedTo: output.resizeTo, box: box, interesting: interesting)
+        of: image, resizedTo: work[index].1.resizeTo, box: box, interesting: interesting)
       decided[index].1.finish.cut = .none
     }
     return decided

@@ -214,7 +214,7 @@ struct Renderer: Sendable {
       let (cropped, rect) = try image.smartCropped(
         width: box.width, height: box.height, interesting: interesting)
       image = cropped
-      output.crop = PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+      output.crop = PixelRect(rect)
     }
     if let shape = output.finish.shape { image = try shape.apply(to: image) }
     if output.finish.greyscale { image = try image.colourspace(.bw) }
@@ -287,4 +287,9 @@ struct Renderer: Sendable {
 extension PixelRect {
   /// The same rectangle for the Vips layer.
   fileprivate var vipsRect: VipsRect { VipsRect(x: x, y: y, width: width, height: height) }
+
+  /// The same rectangle from the Vips layer.
+  fileprivate init(_ rect: VipsRect) {
+    self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+  }
 }

@@ -20,12 +20,10 @@ final class ShapeCache: Sendable {
     let bands: Int
   }
 
-  /// The largest number of pixel bytes kept; a shape over an eighth of it is never kept.
-  let budget: Int
   private let entries: LRUCache<Pixels>
 
+  /// A cache of at most `budget` pixel bytes; a shape over an eighth of it is never kept.
   init(budget: Int) {
-    self.budget = budget
     entries = LRUCache(capacity: budget, largestEntry: budget / 8)
   }
 

@@ -81,14 +81,12 @@ def measure(images, save, options, reps):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--thumbforge", metavar="BIN", required=True)
-    parser.add_argument("--corpus", action="append", required=True, metavar="NAME=FOLDER",
-                        help="a folder whose outputs to encode, under the name its columns take")
+    record.corpus_options(
+        parser, "a folder whose outputs to encode, under the name its columns take")
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--record", action="store_true", help="make this run the baseline")
     args = parser.parse_args()
     binary = os.path.abspath(args.thumbforge)
-    corpora = [spec.partition("=")[::2] for spec in args.corpus]
+    corpora = record.corpora(args.corpus)
     rows, counted = {}, []
     for name, folder in corpora:
         work = tempfile.mkdtemp(prefix="thumbforge-encoders-")
@@ -118,8 +116,8 @@ def main():
                         [t / b for t, b in zip(times, base_times)], digits=3)
                 print(f"  {row:35} {cells[f'{name} bytes']:>12} "
                       f"{cells[f'{name} CPU s']['value']:>8}")
-    command = "Scripts/bench/encoders.py --thumbforge BIN " + " ".join(
-        f"--corpus {n}={f}" for n, f in corpora) + (f" --reps {args.reps}" if args.reps != 3 else "")
+    command = record.corpus_command(
+        "encoders.py", args.corpus, f" --reps {args.reps}" if args.reps != 3 else "")
     doc = record.document(
         "encoders", "Encoder effort", command,
         {"encoders": {"key": "setting", "rows": rows,

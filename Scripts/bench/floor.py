@@ -136,19 +136,16 @@ def measure(binary, name, folder, reps, cores):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--thumbforge", metavar="BIN", required=True)
-    parser.add_argument("--corpus", action="append", required=True, metavar="NAME=FOLDER",
-                        help="a folder to measure, under the name its row takes (repeatable)")
+    record.corpus_options(parser, "a folder to measure, under the name its row takes")
     parser.add_argument("--reps", type=int, default=5)
-    parser.add_argument("--record", action="store_true", help="make this run the baseline")
     args = parser.parse_args()
     binary = os.path.abspath(args.thumbforge)
     cores = os.cpu_count() or 1
-    corpora = [spec.partition("=")[::2] for spec in args.corpus]
+    corpora = record.corpora(args.corpus)
     rows = {name: measure(binary, name, os.path.abspath(folder), args.reps, cores)
             for name, folder in corpora}
-    command = "Scripts/bench/floor.py --thumbforge BIN " + " ".join(
-        f"--corpus {n}={f}" for n, f in corpora) + (f" --reps {args.reps}" if args.reps != 5 else "")
+    command = record.corpus_command(
+        "floor.py", args.corpus, f" --reps {args.reps}" if args.reps != 5 else "")
     doc = record.document(
         "floor", "Distance to the floor", command,
         {"floor": {"key": "corpus", "rows": rows,

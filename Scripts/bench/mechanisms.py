@@ -59,6 +59,11 @@ def knob_name(knob):
     return knob.split("=", 1)[0]
 
 
+def output_folder(workload, knob):
+    """Where the builds of `workload` with `knob` (None: every mechanism on) write."""
+    return os.path.join(WORK, workload, knob_name(knob) if knob else "on")
+
+
 def prepare(knob, out, mode):
     """The environment of one build with `knob` off (None: every mechanism on), and its
     output folder emptied for a full build."""
@@ -257,7 +262,7 @@ def main():
     for name, corpus, mode in workloads:
         if mode == "rebuild":  # the catalog each no-change run compares with
             for knob in [None] + knobs:
-                timed(binary, knob, corpus, os.path.join(WORK, name, knob_name(knob) if knob else "on"), "full")
+                timed(binary, knob, corpus, output_folder(name, knob), "full")
     empty_trash()
     for round_ in range(args.runs):
         order = list(knobs)
@@ -267,7 +272,7 @@ def main():
                 # Counts do not drift with the machine's load: one build with every mechanism
                 # on per round, and the builds side by side (callgrind runs one thread at a time).
                 def count(knob):
-                    return counted(binary, knob, corpus, os.path.join(WORK, name, knob_name(knob) if knob else "on"), mode)
+                    return counted(binary, knob, corpus, output_folder(name, knob), mode)
                 with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
                     counts = dict(zip([None] + order, pool.map(count, [None] + order)))
                 base[name][0].append(counts[None][0])
@@ -276,7 +281,7 @@ def main():
                 continue
             for knob in order:
                 pair = [None, knob] if round_ % 2 == 0 else [knob, None]
-                times = {k: timed(binary, k, corpus, os.path.join(WORK, name, knob_name(k) if k else "on"), mode)
+                times = {k: timed(binary, k, corpus, output_folder(name, k), mode)
                          for k in pair}
                 on, off = times[None], times[knob]
                 for i in range(width):

@@ -82,17 +82,14 @@ def parse(stderr):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--thumbforge", required=True, help="the thumbforge binary to run")
-    ap.add_argument("--corpus", action="append", required=True, metavar="NAME=FOLDER[:REPS]",
-                    help="a folder to build, under the name its columns take (repeatable)")
+    record.corpus_options(
+        ap, "a folder to build, under the name its columns take", metavar="NAME=FOLDER[:REPS]")
     ap.add_argument("--jobs", type=int, help="--jobs for the builds (default: one per core)")
-    ap.add_argument("--record", action="store_true", help="make this run the baseline")
     args = ap.parse_args()
     cores = args.jobs or os.cpu_count() or 1
     binary = os.path.abspath(args.thumbforge)
     corpora = []
-    for spec in args.corpus:
-        name, _, rest = spec.partition("=")
+    for name, rest in record.corpora(args.corpus):
         folder, _, reps = rest.partition(":")
         corpora.append((name, folder, int(reps or 21)))
     rows, described = {}, []
@@ -120,8 +117,8 @@ def main():
                 [w * cores - c for w, c in zip(walls, cpus)], digits=3)
             print(f"  {stage:30} {statistics.median(walls):9.1f} {statistics.median(cpus):9.1f}"
                   f" {row[f'{name}: cores']['value']:6.2f} {row[f'{name}: idle core-ms']['value']:13.1f}")
-    command = "Scripts/bench/phases.py --thumbforge BIN " + " ".join(
-        f"--corpus {n}={f}:{r}" for n, f, r in corpora) + (f" --jobs {args.jobs}" if args.jobs else "")
+    command = record.corpus_command(
+        "phases.py", args.corpus, f" --jobs {args.jobs}" if args.jobs else "")
     doc = record.document(
         "phases", "Where a build's time goes, by phase", command,
         {"phases": {"key": "stage", "rows": rows,

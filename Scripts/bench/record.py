@@ -147,6 +147,28 @@ def ratio_figure(reps, digits=3):
     return cell
 
 
+def corpus_options(parser, help, metavar="NAME=FOLDER"):
+    """The options of a benchmark measured per corpus: the binary, each corpus (`help` says
+    what is done with it), and --record."""
+    parser.add_argument("--thumbforge", metavar="BIN", required=True,
+                        help="the thumbforge binary to run")
+    parser.add_argument("--corpus", action="append", required=True, metavar=metavar,
+                        help=help + " (repeatable)")
+    parser.add_argument("--record", action="store_true", help="make this run the baseline")
+
+
+def corpora(specs):
+    """Each --corpus NAME=REST as (NAME, REST)."""
+    return [tuple(spec.partition("=")[::2]) for spec in specs]
+
+
+def corpus_command(script, specs, extra=""):
+    """The command a per-corpus benchmark's result records: the script, BIN for the binary,
+    each --corpus as given, then `extra`."""
+    return f"Scripts/bench/{script} --thumbforge BIN " + " ".join(
+        f"--corpus {spec}" for spec in specs) + extra
+
+
 def info(thumbforge=None, peers=None):
     """The machine and the tools, as a result file records them."""
     return {"machine": machine(), "tools": tools(thumbforge, peers)}

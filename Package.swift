@@ -58,19 +58,49 @@ let package = Package(
     // dependency), CryptoKit on Apple systems; no cryptography library is compiled.
     .systemLibrary(
       name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // The core, one module per stage of the pipeline; each imports only the ones above it in
+    // this list, so an upward use does not compile (docs/architecture.md, "Modules").
+    // Files and hashes, folder listing, the work queue, the LRU cache; sizes and rectangles.
+    .target(
+      name: "ThumbForgeBasics",
+      dependencies: ["Vips", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
+      swiftSettings: strictSettings),
+    // Recipes and their parameters; `thumbforge.yml` read and checked.
+    .target(
+      name: "ThumbForgeConfig",
+      dependencies: ["ThumbForgeBasics", "Vips", .product(name: "Yams", package: "Yams")],
+      swiftSettings: strictSettings),
+    // A run's locations and state files, the manifest, Xcode's catalog format.
+    .target(
+      name: "ThumbForgeCatalog", dependencies: ["ThumbForgeBasics", "ThumbForgeConfig"],
+      swiftSettings: strictSettings),
+    // Masters found and probed, and the pure planner: jobs, imagesets, outputs.
+    .target(
+      name: "ThumbForgePlanning",
+      dependencies: ["ThumbForgeBasics", "ThumbForgeConfig", "ThumbForgeCatalog", "Vips"],
+      swiftSettings: strictSettings),
+    // A planned output rendered with libvips, and a copy verified.
+    .target(
+      name: "ThumbForgeRendering",
+      dependencies: [
+        "ThumbForgeBasics", "ThumbForgeConfig", "ThumbForgeCatalog", "ThumbForgePlanning", "Vips",
+      ],
+      swiftSettings: strictSettings),
+    // The build's stages and destinations, merge, check, serve's view of a folder, init.
     .target(
       name: "ThumbForge",
       dependencies: [
-        "Vips",
-        .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
-        .product(name: "Yams", package: "Yams"),
+        "ThumbForgeBasics", "ThumbForgeConfig", "ThumbForgeCatalog", "ThumbForgePlanning",
+        "ThumbForgeRendering", "Vips",
       ],
       swiftSettings: strictSettings
     ),
     .executableTarget(
       name: "thumbforge",
       dependencies: [
-        "ThumbForge",
+        "ThumbForge", "ThumbForgeBasics", "ThumbForgeConfig", "ThumbForgeCatalog",
+        "ThumbForgePlanning",
+        "ThumbForgeRendering",
         .target(name: "ThumbForgeServer", condition: .when(traits: ["Serve"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Serve"])),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -100,7 +130,9 @@ let package = Package(
     .target(
       name: "ThumbForgeServer",
       dependencies: [
-        "ThumbForge", "Vips",
+        "ThumbForge", "ThumbForgeBasics", "ThumbForgeConfig", "ThumbForgeCatalog",
+        "ThumbForgePlanning",
+        "ThumbForgeRendering", "Vips",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -116,10 +148,16 @@ let package = Package(
     // libFuzzer harnesses (README "Fuzzing"): plain executables that replay input files in
     // an ordinary build; Fuzz/<name>/build.sh rebuilds them with --sanitize=fuzzer.
     .executableTarget(
-      name: "fuzz-state-files", dependencies: ["ThumbForge"], path: "Fuzz/state-files",
+      name: "fuzz-state-files", dependencies: ["ThumbForge", "ThumbForgeCatalog"],
+      path: "Fuzz/state-files",
       exclude: ["build.sh", "seeds"], swiftSettings: strictSettings),
     .executableTarget(
-      name: "fuzz-pipeline", dependencies: ["ThumbForge", "Vips", "ThumbForgeTestSupport"],
+      name: "fuzz-pipeline",
+      dependencies: [
+        "ThumbForge", "ThumbForgeBasics", "ThumbForgeConfig", "ThumbForgeCatalog",
+        "ThumbForgePlanning",
+        "ThumbForgeRendering", "Vips", "ThumbForgeTestSupport",
+      ],
       path: "Fuzz/pipeline",
       exclude: ["build.sh", "seeds"], swiftSettings: strictSettings),
     .target(name: "ThumbForgeTestSupport", dependencies: ["Vips"], swiftSettings: strictSettings),
@@ -128,14 +166,21 @@ let package = Package(
       swiftSettings: strictSettings),
     .testTarget(
       name: "ThumbForgeTests",
-      dependencies: ["ThumbForge", "Vips", "ThumbForgeTestSupport"],
+      dependencies: [
+        "ThumbForge", "ThumbForgeBasics", "ThumbForgeConfig", "ThumbForgeCatalog",
+        "ThumbForgePlanning",
+        "ThumbForgeRendering", "Vips", "ThumbForgeTestSupport",
+      ],
       // Reference renders, read through #filePath (Golden), not bundled.
       exclude: ["Goldens"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "ThumbForgeServerTests",
       dependencies: [
-        "ThumbForgeServer", "ThumbForge", "Vips", "ThumbForgeTestSupport",
+        "ThumbForgeServer", "ThumbForge", "ThumbForgeBasics", "ThumbForgeConfig",
+        "ThumbForgeCatalog", "ThumbForgePlanning",
+        "ThumbForgeRendering", "Vips",
+        "ThumbForgeTestSupport",
         // Not HummingbirdTesting: its router tests need no HTTP client, yet the product
         // builds one (AsyncHTTPClient, with TLS); RouterTestClient does the same in process.
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -149,7 +194,10 @@ let package = Package(
     .testTarget(
       name: "ThumbForgeCLITests",
       dependencies: [
-        "thumbforge", "ThumbForge", "Vips", "ThumbForgeTestSupport",
+        "thumbforge", "ThumbForge", "ThumbForgeBasics", "ThumbForgeConfig", "ThumbForgeCatalog",
+        "ThumbForgePlanning",
+        "ThumbForgeRendering", "Vips",
+        "ThumbForgeTestSupport",
         .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strictSettings),

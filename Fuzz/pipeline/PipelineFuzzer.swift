@@ -11,6 +11,9 @@
 // `swift run fuzz-pipeline FILE…`.
 internal import Foundation
 internal import ThumbForge
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgePlanning
 internal import ThumbForgeTestSupport
 internal import Vips
 

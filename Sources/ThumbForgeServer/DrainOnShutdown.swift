@@ -1,6 +1,7 @@
 internal import Logging
 internal import ServiceLifecycle
 internal import ThumbForge
+internal import ThumbForgeConfig
 
 /// Marks the server as draining as soon as a graceful shutdown begins (SIGTERM, SIGINT), and
 /// logs that it does. A cancelled group (a listener that could not start) drains silently.

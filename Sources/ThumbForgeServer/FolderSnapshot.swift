@@ -1,4 +1,5 @@
 internal import ThumbForge
+internal import ThumbForgeBasics
 
 /// The folder as last loaded, with the requests already resolved against it (by the path
 /// after the signature): resolving plans an imageset, which a repeated request need not

@@ -1,4 +1,5 @@
 internal import ThumbForge
+internal import ThumbForgeBasics
 
 /// The most recently used outputs in memory, with their ETags, by content address: a
 /// repeated request is answered without reading the cache file or hashing its bytes.

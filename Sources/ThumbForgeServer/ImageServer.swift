@@ -3,6 +3,8 @@ internal import Hummingbird
 package import Logging
 internal import Synchronization
 package import ThumbForge
+internal import ThumbForgeConfig
+internal import ThumbForgeRendering
 internal import Vips
 
 /// The state and answers of `thumbforge serve`: images at

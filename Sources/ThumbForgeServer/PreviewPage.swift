@@ -1,4 +1,5 @@
 internal import ThumbForge
+internal import ThumbForgeConfig
 internal import Vips
 
 /// The preview page at `/`: every asset of the folder with each of its recipes at every

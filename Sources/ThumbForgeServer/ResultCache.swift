@@ -1,6 +1,7 @@
 package import Foundation
 internal import Synchronization
 internal import ThumbForge
+internal import ThumbForgeBasics
 
 /// Rendered outputs on disk, by content address, capped in size: the least recently used
 /// results are deleted first. Files are written to a temporary name and renamed, so a reader

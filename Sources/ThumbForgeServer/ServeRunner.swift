@@ -5,6 +5,8 @@ package import Logging
 internal import NIOCore
 internal import ServiceLifecycle
 internal import ThumbForge
+internal import ThumbForgeBasics
+internal import ThumbForgeConfig
 internal import UnixSignals
 internal import Vips
 

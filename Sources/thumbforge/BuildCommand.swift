@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ThumbForge
+internal import ThumbForgeBasics
+internal import ThumbForgePlanning
 
 /// `thumbforge build`: the main job.
 struct BuildCommand: ParsableCommand {

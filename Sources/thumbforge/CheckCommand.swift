@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ThumbForge
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
 
 /// `thumbforge check`: for CI; compares and writes nothing.
 struct CheckCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThumbForge
+internal import ThumbForgeBasics
 
 /// What the command line's words mean before ArgumentParser reads them: `-j4` for `-j 4`,
 /// and a first word that is neither a subcommand nor plainly a folder refused with a

@@ -1,5 +1,8 @@
 import Foundation
 import ThumbForge
+internal import ThumbForgeBasics
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 /// The `--json` report of `build`, `check`, `regenerate` and `merge`, schema
 /// ``currentSchema``: `Schemas/build-report.schema.json` describes it (README *JSON report*).

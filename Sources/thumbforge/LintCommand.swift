@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThumbForge
+internal import ThumbForgeConfig
 
 /// `thumbforge lint`: validates the configuration without rendering.
 struct LintCommand: ParsableCommand {

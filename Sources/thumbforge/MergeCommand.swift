@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThumbForge
+internal import ThumbForgePlanning
 
 /// `thumbforge merge`: assembles the parts of a sharded build.
 struct MergeCommand: ParsableCommand {

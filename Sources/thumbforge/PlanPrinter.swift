@@ -1,5 +1,8 @@
 import Foundation
 import ThumbForge
+internal import ThumbForgeBasics
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 /// Prints a ``BuildPlan`` for `--dry-run`.
 enum PlanPrinter {

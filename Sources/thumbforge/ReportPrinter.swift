@@ -1,5 +1,7 @@
 import Foundation
 import ThumbForge
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 /// Formats reports for people and machines; errors and warnings in the process's
 /// ``Diagnostics`` style.

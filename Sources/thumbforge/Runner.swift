@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import ThumbForge
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 /// Shared steps of the commands: make the engine (config errors exit 2), run it with
 /// progress and signals, print the summary (or the `--json` report).

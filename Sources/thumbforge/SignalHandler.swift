@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ThumbForge
+internal import ThumbForgeBasics
 
 /// Turns Ctrl-C and SIGTERM into a cancellation: jobs in flight finish and are recorded,
 /// nothing new starts, the manifest is written. A second Ctrl-C exits at once (atomic

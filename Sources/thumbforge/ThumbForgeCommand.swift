@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThumbForge
+internal import ThumbForgeBasics
 
 /// The `thumbforge` command line.
 @main

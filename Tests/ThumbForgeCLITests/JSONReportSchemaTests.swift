@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThumbForge
+internal import ThumbForgePlanning
 import ThumbForgeTestSupport
 import Vips
 

@@ -7,6 +7,10 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
+@testable import ThumbForgeRendering
 @testable import ThumbForgeServer
 
 @Suite("serve: signatures, coalescing, queue, draining", .timeLimit(.minutes(10)))

@@ -3,6 +3,8 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
 
 @Suite("AVIF outputs: planning and the unavailable-encoder error")
 struct AVIFPlanningTests {

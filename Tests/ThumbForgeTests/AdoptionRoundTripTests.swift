@@ -4,6 +4,8 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgePlanning
 
 /// Adopting a catalog changes nothing: `init --from` then `build` gives back every generated
 /// catalog (every set kind, attribute, name and group) file for file, in place and elsewhere,

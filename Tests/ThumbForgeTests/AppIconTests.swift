@@ -3,6 +3,9 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
 
 /// `kind: appicon`: the `.appiconset` Xcode 15+ writes (one universal iOS icon with dark and
 /// tinted appearances) and the per-size set of Xcode 13, with exact `Contents.json` texts,

@@ -3,6 +3,8 @@ import Testing
 import ThumbForgeTestSupport
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
 
 @Suite("Atomic file writes")
 struct AtomicFileTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeCatalog
 
 @Suite("Catalog Contents.json")
 struct CatalogContentsTests {

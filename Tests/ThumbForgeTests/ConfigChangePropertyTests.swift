@@ -4,6 +4,8 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
 
 /// `check`'s promise, tested against its ground truth: for single configuration changes (every
 /// recipe key of ``RecipeParameter/all``, two values each, and the top-level settings that

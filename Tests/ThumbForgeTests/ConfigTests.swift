@@ -1,6 +1,8 @@
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeConfig
 
 @Suite("Configuration")
 struct ConfigTests {

@@ -4,6 +4,8 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeRendering
 
 /// Metadata removed by rewriting a JPEG's or PNG's container: exactly the metadata segments
 /// or chunks go, the image data and ICC profile stay, the pixels are the same; damaged and

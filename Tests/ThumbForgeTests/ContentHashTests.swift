@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
 
 @Suite("Content hashes")
 struct ContentHashTests {

@@ -4,6 +4,9 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
 
 /// `display-gamut: [sRGB, display-P3]`: Display P3 files beside the sRGB ones for masters
 /// whose profile reaches beyond sRGB, in Xcode's gamut slots; none for sRGB masters.

@@ -3,6 +3,7 @@ import Testing
 import ThumbForgeTestSupport
 
 @testable import ThumbForge
+@testable import ThumbForgePlanning
 @testable import Vips
 
 /// What docs/recipes.md (*Colour, alpha, formats and metadata*, the paragraphs "For every recipe, EXIF orientation is

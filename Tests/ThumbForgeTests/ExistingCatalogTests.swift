@@ -3,6 +3,7 @@ import Testing
 import ThumbForgeTestSupport
 
 @testable import ThumbForge
+@testable import ThumbForgePlanning
 
 /// A catalog inside the asset folder is read as masters: names, groups, scales and
 /// appearances from its folders and `Contents.json`, never from the file names.

@@ -4,6 +4,10 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
+@testable import ThumbForgeRendering
 
 /// Masters of every aspect ratio from 1×1 to 1×10⁶ and 10⁶×1, through every boxed recipe
 /// (centre and smart gravity, a centred stroke) at every scale: each output is either

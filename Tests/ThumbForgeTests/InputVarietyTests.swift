@@ -4,6 +4,8 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgePlanning
+@testable import ThumbForgeRendering
 
 @Suite("Orientation, colour spaces and bit depths")
 struct InputVarietyTests {

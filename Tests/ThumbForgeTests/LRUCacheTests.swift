@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
 
 /// The in-memory layers of `serve` (outputs, decoded masters) are one LRU.
 @Suite struct LRUCacheTests {

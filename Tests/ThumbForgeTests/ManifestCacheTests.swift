@@ -3,6 +3,9 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
+@testable import ThumbForgePlanning
 
 @Suite("Manifest cache")
 struct ManifestCacheTests {

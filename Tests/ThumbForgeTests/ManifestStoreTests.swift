@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
 
 /// `manifest.json` is `JSONEncoder`'s encoding of the manifest, sorted keys and pretty-printed
 /// (``ManifestStore/encode(_:)``): what earlier versions wrote and a committed catalog holds.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgePlanning
 
 @Suite("Master names and globs")
 struct NamingTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
 
 @Suite("Open folder")
 struct OpenFolderTests {

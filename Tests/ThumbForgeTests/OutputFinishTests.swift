@@ -3,6 +3,10 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
 
 /// What the renderer does after the resize is planned once per output (``OutputFinish``), and
 /// the manifest records the crop a smart crop actually cut.

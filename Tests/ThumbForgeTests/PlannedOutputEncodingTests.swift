@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
 
 /// Pins the encoding of ``PlannedOutput``: ``ImageSetKeyMaker`` hashes it into every
 /// imageset's key (and `--dry-run --json` prints it), so a change of its shape would make

@@ -3,6 +3,9 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
 
 @Suite("Planner")
 struct PlannerTests {

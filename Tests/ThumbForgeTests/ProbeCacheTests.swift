@@ -4,6 +4,9 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
+@testable import ThumbForgePlanning
 
 #if canImport(Glibc)
   import Glibc

@@ -4,6 +4,7 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgePlanning
 
 /// Real-world image files from a folder outside the repository (THUMBFORGE_REALWORLD: for
 /// example another image library's test fixtures; CONTRIBUTING.md, Development), each built through

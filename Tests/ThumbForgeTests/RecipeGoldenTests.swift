@@ -4,6 +4,7 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgePlanning
 
 /// Every recipe rendered by the real pipeline (configuration → planner → `Renderer`) from
 /// small committed inputs, compared with reference PNGs in `Goldens/` next to this file.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeConfig
 
 /// The recipe key table is the single definition: it covers every field, accepts and refuses
 /// keys by kind, and the docs show exactly what it says.

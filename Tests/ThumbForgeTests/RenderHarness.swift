@@ -2,6 +2,8 @@ import Foundation
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgePlanning
+@testable import ThumbForgeRendering
 
 /// A temporary asset folder with a configuration, planned and rendered in-process.
 struct RenderHarness {

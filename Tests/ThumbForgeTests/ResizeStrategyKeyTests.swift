@@ -3,6 +3,8 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
 
 /// Which image each resize of a job starts from (the half-size copy, a finer level) changes
 /// output bytes without changing the plan, so its parameters are part of every imageset's

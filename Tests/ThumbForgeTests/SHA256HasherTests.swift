@@ -3,6 +3,7 @@ import Testing
 import ThumbForgeTestSupport
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
 
 /// The platform's SHA-256 and HMAC (``SHA256Hasher``, ``HMACSHA256``): the published test
 /// vectors, generated inputs against coreutils' `sha256sum`, and the hasher's own promises

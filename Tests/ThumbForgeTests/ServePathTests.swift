@@ -2,6 +2,7 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeConfig
 
 @Suite("serve request paths", .timeLimit(.minutes(10)))
 struct ServePathTests {

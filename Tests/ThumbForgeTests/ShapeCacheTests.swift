@@ -2,6 +2,7 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeRendering
 
 /// Flag masks and borders are rendered once per shape and given out as pixels of their
 /// own: the same pixels as rendering them each time.

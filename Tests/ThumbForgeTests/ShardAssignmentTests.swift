@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgePlanning
 
 @Suite("Shard assignment")
 struct ShardAssignmentTests {

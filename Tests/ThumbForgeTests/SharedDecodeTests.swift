@@ -4,6 +4,9 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
+@testable import ThumbForgeRendering
 
 /// A master both shipped as-is and resized is decoded once: the decode that checks the
 /// copied bytes feeds the resizes.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
 
 /// ``Slot``: every spelling of a slot (file name, request name, `Contents.json` entry,
 /// manifest strings) and its way back.

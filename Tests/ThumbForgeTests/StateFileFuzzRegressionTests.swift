@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
 
 /// The `state-files` fuzz target's seeds and the inputs its runs found, replayed through the
 /// same check (``StateFileProbe``), plus each finding's fix tested directly.

@@ -3,6 +3,8 @@ import Testing
 import ThumbForgeTestSupport
 
 @testable import ThumbForge
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
 
 @Suite("Swift accessor generator")
 struct SwiftAccessorGeneratorTests {

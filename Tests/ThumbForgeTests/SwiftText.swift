@@ -207,19 +207,12 @@ enum SwiftText {
     return nil
   }
 
-  /// Names of the types declared at the top level of a file (not nested, not extensions).
-  static func topLevelTypes(in text: String) -> [String] {
-    declarations(in: text, topLevelOnly: true, publicOnly: false)
-  }
-
   /// Names of the public types a file declares, at any depth.
   static func publicTypes(in text: String) -> [String] {
-    declarations(in: text, topLevelOnly: false, publicOnly: true)
+    publicDeclarations(in: text)
   }
 
-  private static func declarations(in text: String, topLevelOnly: Bool, publicOnly: Bool)
-    -> [String]
-  {
+  private static func publicDeclarations(in text: String) -> [String] {
     let kinds: Set<Substring> = ["struct", "enum", "class", "actor", "protocol", "typealias"]
     let modifiers: Set<Substring> = [
       "public", "package", "internal", "fileprivate", "private", "final", "indirect", "open",
@@ -227,7 +220,6 @@ enum SwiftText {
     var names: [String] = []
     let stripped = String(decoding: code(text), as: UTF8.self)
     for line in stripped.split(separator: "\n", omittingEmptySubsequences: false) {
-      if topLevelOnly && line.first.map({ $0 == " " }) ?? true { continue }
       var words = line.split(separator: " ")[...]
       while let first = words.first, first.hasPrefix("@") { words.removeFirst() }
       var isPublic = false
@@ -235,30 +227,10 @@ enum SwiftText {
         if first == "public" || first == "open" { isPublic = true }
         words.removeFirst()
       }
-      guard words.count >= 2, kinds.contains(words[words.startIndex]), !publicOnly || isPublic
+      guard words.count >= 2, kinds.contains(words[words.startIndex]), isPublic
       else { continue }
       let name = words[words.startIndex + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
       if let first = name.first, first.isUppercase { names.append(String(name)) }
-    }
-    return names
-  }
-
-  /// The capitalised identifiers a file's code uses (type names, mostly).
-  static func typeNames(in text: String) -> Set<String> {
-    let code = code(text)
-    var names = Set<String>()
-    var i = 0
-    while i < code.count {
-      guard isIdentifier(code[i]) else {
-        i += 1
-        continue
-      }
-      var end = i
-      while end < code.count && isIdentifier(code[end]) { end += 1 }
-      if code[i] >= UInt8(ascii: "A") && code[i] <= UInt8(ascii: "Z") {
-        names.insert(String(decoding: code[i..<end], as: UTF8.self))
-      }
-      i = end
     }
     return names
   }

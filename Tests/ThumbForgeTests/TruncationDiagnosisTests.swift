@@ -4,6 +4,8 @@ import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgePlanning
 
 @Suite("A truncated master is said to be truncated, with its declared size")
 struct TruncationDiagnosisTests {

@@ -3,6 +3,8 @@ import Testing
 import Vips
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeConfig
 
 /// `build --watch`, in the core: one build at once, another after each change, none without.
 @Suite("Watch", .timeLimit(.minutes(10)))

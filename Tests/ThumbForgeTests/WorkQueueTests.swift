@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ThumbForge
+@testable import ThumbForgeBasics
 
 /// The work queue's hook where the small items begin: what a build uses to give the large
 /// jobs' freed memory back before the small ones.

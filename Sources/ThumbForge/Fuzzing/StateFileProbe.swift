@@ -1,4 +1,8 @@
 package import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 internal import Vips
 
 /// Reads one state file from arbitrary bytes exactly as a build does and checks what a build

@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
+internal import ThumbForgeRendering
 
 /// The end of the pipeline, the only part that differs between runs that render: where the
 /// rendered imagesets are written and how the run is recorded. The stages before it — load

@@ -1,4 +1,6 @@
 internal import Foundation
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
 internal import Vips
 
 extension BuildEngine {

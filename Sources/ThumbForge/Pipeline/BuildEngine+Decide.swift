@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 internal import Vips
 
 extension BuildEngine {

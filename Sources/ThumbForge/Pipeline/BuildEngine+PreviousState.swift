@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 extension BuildEngine {
   /// What earlier runs left: the probe cache, the previous build (or why it is unreadable,

@@ -1,5 +1,10 @@
 internal import Foundation
 internal import Synchronization
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
+internal import ThumbForgeRendering
 internal import Vips
 
 extension BuildEngine {

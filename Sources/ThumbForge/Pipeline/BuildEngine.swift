@@ -1,5 +1,9 @@
 internal import Foundation
 internal import Synchronization
+package import ThumbForgeBasics
+package import ThumbForgeCatalog
+package import ThumbForgeConfig
+package import ThumbForgePlanning
 internal import Vips
 
 /// Runs a build, a check or a regenerate: discover → plan → diff with the manifest → render

@@ -1,3 +1,5 @@
+package import ThumbForgePlanning
+
 /// Progress of a run, for the CLI to display. Nothing below the CLI prints.
 package enum BuildEvent: Sendable {
   /// The plan is made: `jobs` sources need rendering, `outputs` files in all.

@@ -1,3 +1,5 @@
+internal import ThumbForgeBasics
+
 /// What a run does with the stale outputs it finds.
 package enum BuildMode: Sendable, Equatable {
   /// Render what is stale, remove what is orphaned.

@@ -1,4 +1,5 @@
 package import Foundation
+package import ThumbForgePlanning
 
 /// What a build, check or regenerate run is asked to do.
 package struct BuildOptions: Sendable {

@@ -1,3 +1,5 @@
+package import ThumbForgePlanning
+
 /// What a run did, for the summary line, exit code and `--json`.
 package struct BuildReport: Sendable, Codable {
   /// Output files written this run.

@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
+internal import ThumbForgeRendering
 
 /// A build's destination: the catalog the configuration names, with the manifest, the
 /// caches and the Swift accessors beside it (see ``BuildEngine/commit(_:rendered:previous:state:found:writer:)``).

@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+package import ThumbForgeConfig
+package import ThumbForgePlanning
 
 /// `thumbforge lint`: checks a configuration against its folder without probing or
 /// rendering anything (SwiftGen's `config lint`): the file must load (every error is one line

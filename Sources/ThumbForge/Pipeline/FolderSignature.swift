@@ -1,4 +1,7 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgePlanning
 
 /// A cheap fingerprint of an asset folder (paths, sizes, modification times) for `--watch`.
 struct FolderSignature: Equatable, Sendable {

@@ -1,3 +1,4 @@
+internal import ThumbForgeConfig
 internal import Vips
 
 /// libvips started before it is needed: on a thread of its own, while the command line is

@@ -1,3 +1,6 @@
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 internal import Vips
 
 /// Stages 2 and 3, discover and plan, as every front door runs them: a build and `check`,

@@ -1,4 +1,7 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
 
 /// What the last build left: its manifest, read from the manifest cache while that is
 /// current, and the size and modification time of every catalog file the manifest lists,

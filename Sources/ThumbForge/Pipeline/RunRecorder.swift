@@ -1,4 +1,6 @@
 internal import Foundation
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
 
 /// The last stage of every run that writes a catalog — a build, a shard's part, `merge` — and
 /// the one place that records one: the group folders, then the manifest when it changed or is

@@ -1,4 +1,9 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
+internal import ThumbForgeRendering
 internal import Vips
 
 /// A shard's destination (`build --shard I/N`): its part folder. The run discovers and plans

@@ -1,3 +1,5 @@
+internal import ThumbForgePlanning
+
 /// One way the catalog differs from what a build would make.
 package struct StaleItem: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
   package enum Kind: String, Sendable, Codable {

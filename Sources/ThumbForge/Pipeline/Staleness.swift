@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 /// Compares a plan with the manifest and the files on disk: what must be rendered, what is
 /// up to date, and what is orphaned, in the run's mode (`force` renders every imageset;

@@ -1,4 +1,7 @@
 package import Foundation
+package import ThumbForgeBasics
+internal import ThumbForgeCatalog
+package import ThumbForgeConfig
 
 /// `build --watch`: a build now, then another whenever the asset folder or the configuration
 /// changes, until cancelled. Polls the folder listing (paths, sizes, modification times):

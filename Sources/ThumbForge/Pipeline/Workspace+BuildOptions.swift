@@ -1,3 +1,6 @@
+package import ThumbForgeCatalog
+package import ThumbForgeConfig
+
 extension Workspace {
   /// The workspace of a run with these options.
   package static func resolve(_ options: BuildOptions) throws(ConfigError) -> Workspace {

@@ -1,4 +1,9 @@
 package import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+package import ThumbForgeConfig
+internal import ThumbForgePlanning
+package import ThumbForgeRendering
 package import Vips
 
 /// An asset folder as `thumbforge serve` sees it: discovered and planned exactly as `build`

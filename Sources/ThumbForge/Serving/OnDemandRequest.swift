@@ -1,3 +1,6 @@
+package import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgePlanning
 package import Vips
 
 /// One output an on-demand request names, resolved against the plan: what to render (a

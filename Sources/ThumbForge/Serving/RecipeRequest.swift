@@ -1,3 +1,5 @@
+package import ThumbForgeConfig
+
 /// The recipe a request asks for: one of the configuration's recipes (built-in or preset) by
 /// name, or an ad-hoc box in points (`fill:600x400`), which `serve` accepts only when
 /// `serve.ad-hoc` is on and both sides are within `serve.max-size`.

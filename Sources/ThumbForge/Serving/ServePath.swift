@@ -1,3 +1,4 @@
+internal import ThumbForgeConfig
 package import Vips
 
 /// One request path of `thumbforge serve`, parsed and checked:

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import ThumbForgeBasics
 
 /// Signs and verifies `serve` paths, as imgproxy does: the signature is the URL-safe Base64
 /// (no padding) of HMAC-SHA256 over a salt followed by the path after the signature segment

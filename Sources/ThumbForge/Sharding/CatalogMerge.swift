@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 /// `merge`: assembles the parts of a sharded build into one catalog and manifest, byte for
 /// byte what a single build of the same folder and configuration writes.

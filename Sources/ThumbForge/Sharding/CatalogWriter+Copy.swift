@@ -1,4 +1,7 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgePlanning
 
 extension CatalogWriter {
   /// Copies one imageset a shard rendered from its part's catalog (`merge`; as hard links

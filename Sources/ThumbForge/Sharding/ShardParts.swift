@@ -1,4 +1,7 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgePlanning
 
 /// The parts given to `merge`, read and checked to belong together: one finished part per
 /// shard of one build (same tool and libvips versions, configuration and folder state), none

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import ThumbForgePlanning
 
 /// Sorts an existing asset catalog's files for `thumbforge init --from`: every file to carry
 /// into the new asset folder at the same path (set folders whole, group and root

@@ -1,4 +1,6 @@
 package import Foundation
+internal import ThumbForgeBasics
+package import ThumbForgePlanning
 
 #if canImport(Glibc)
   internal import Glibc

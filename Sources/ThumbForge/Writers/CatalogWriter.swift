@@ -1,4 +1,9 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
+internal import ThumbForgeRendering
 
 /// Writes what ThumbForge owns in the catalog (image files, imageset and group
 /// `Contents.json`) atomically, and removes only what the manifest says it wrote.

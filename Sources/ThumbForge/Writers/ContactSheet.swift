@@ -1,4 +1,6 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
 internal import Vips
 
 /// A single picture of every output of a build, labelled, for a person to eyeball a run.

@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 /// The folder a shard writes and `merge` reads: a partial catalog holding the imagesets the
 /// shard rendered, a partial manifest of every imageset the shard answers for, and

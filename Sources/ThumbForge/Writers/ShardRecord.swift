@@ -1,4 +1,6 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeConfig
 
 /// `shard.json`: what one shard built and from what, so that `merge` can refuse parts that
 /// do not belong together. Written last by the shard: its presence means the shard finished.

@@ -1,3 +1,5 @@
+internal import ThumbForgeConfig
+
 extension SwiftAccessorGenerator {
   /// The `swiftgen` style's imports: each UI framework only where it exists, so the file
   /// compiles on every platform (on Linux, only its Foundation parts).

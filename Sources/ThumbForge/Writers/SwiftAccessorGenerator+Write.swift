@@ -1,4 +1,8 @@
 internal import Foundation
+internal import ThumbForgeBasics
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+internal import ThumbForgePlanning
 
 extension SwiftAccessorGenerator {
   /// Writes the generated Swift accessors for every imageset of `manifest` (a build's or a

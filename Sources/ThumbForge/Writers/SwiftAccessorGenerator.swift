@@ -1,3 +1,6 @@
+internal import ThumbForgeCatalog
+internal import ThumbForgeConfig
+
 /// Generates a Swift source file with a constant for every image set's name, so code can write
 /// `UIImage(named: Asset.Flags.unitedStates)` instead of a string that may be misspelt.
 ///

@@ -1,5 +1,0 @@
-/// All imagesets of one asset: rendered together so each master is decoded once.
-package struct Job: Hashable, Sendable {
-  package var source: AssetSource
-  package var imageSets: [PlannedImageSet]
-}

@@ -23,15 +23,14 @@ struct OpenFolderTests {
     for folder in [OpenFolder(path: root.path), OpenFolder(path: root.path + "/missing")] {
       for relative in ["A.imageset/A@2x.png", "link.png", "A.imageset", "", "nothing.png", outside]
       {
-        let expected = FileStamp.current(at: folder.path + "/" + relative)
-        let actual = FileStamp.current(at: relative, in: folder)
-        #expect(actual?.byteSize == expected?.byteSize, "\(folder.path) \(relative)")
-        #expect(actual?.modified == expected?.modified, "\(folder.path) \(relative)")
+        let expected = FileFacts.current(at: folder.path + "/" + relative)
+        let actual = FileFacts.current(at: relative, in: folder)
+        #expect(actual == expected, "\(folder.path) \(relative)")
       }
     }
     let opened = OpenFolder(path: root.path)
-    #expect(FileStamp.current(at: "link.png", in: opened)?.byteSize == 5)  // follows links
-    #expect(FileStamp.current(at: outside, in: opened) == nil)  // never outside the folder
-    #expect(FileStamp.current(at: "", in: opened) != nil)  // the folder itself
+    #expect(FileFacts.current(at: "link.png", in: opened)?.size == 5)  // follows links
+    #expect(FileFacts.current(at: outside, in: opened) == nil)  // never outside the folder
+    #expect(FileFacts.current(at: "", in: opened) != nil)  // the folder itself
   }
 }

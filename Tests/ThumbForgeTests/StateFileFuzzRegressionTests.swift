@@ -62,7 +62,7 @@ struct StateFileFuzzRegressionTests {
     let manifest = Manifest(
       toolVersion: "0", libvipsVersion: "8", configHash: "", catalog: "c", groups: [],
       imageSets: [set])
-    let facts = FileFacts(size: 1, modified: Int.min, changed: 0, inode: 0)
+    let facts = FileFacts(size: 1, modified: Int64.min, changed: 0, inode: 0)
     let bytes = ManifestCache.encode(manifest, stamp: facts)
     let read = bytes.withUnsafeBufferPointer { buffer in
       var reader = ManifestCacheReader(bytes: buffer)

@@ -122,9 +122,8 @@ extension BuildEngine {
         changed = true
         return
       }
-      guard let stat = FileStamp.current(at: workspace.catalog.filePath(path))
-      else { return }
-      cache.outputs[path] = FileStamp(stat, hash: hash)
+      guard let facts = FileFacts.current(at: workspace.catalog.filePath(path)) else { return }
+      cache.outputs[path] = FileStamp(facts, hash: hash)
       changed = true
     }
     // Up-to-date imagesets were stamped while deciding; written and kept ones may not be.

@@ -13,7 +13,7 @@ struct PreviousBuild: Sendable {
   var imageSets: [String: ManifestImageSet]
   /// Catalog-relative path → size and modification time (nil: missing) of the outputs and
   /// imageset `Contents.json` files the manifest lists.
-  var files: [String: (byteSize: Int, modified: Int64)?]
+  var files: [String: FileFacts?]
 
   /// Reads the manifest and looks up its files; throws when the manifest is unreadable.
   static func load(_ workspace: Workspace) throws(ConfigError) -> PreviousBuild {
@@ -27,11 +27,11 @@ struct PreviousBuild: Sendable {
     let manifest = recorded.manifest
     let sets = manifest?.imageSets ?? []
     let catalog = OpenFolder(path: workspace.catalog.path)
-    var files: [String: (byteSize: Int, modified: Int64)?] = [:]
+    var files: [String: FileFacts?] = [:]
     files.reserveCapacity(sets.reduce(0) { $0 + $1.outputs.count + 1 })
     for set in sets {
       for path in set.outputs.map(\.path) + [set.folder + "/Contents.json"] {
-        files.updateValue(FileStamp.current(at: path, in: catalog), forKey: path)
+        files.updateValue(FileFacts.current(at: path, in: catalog), forKey: path)
       }
     }
     return PreviousBuild(

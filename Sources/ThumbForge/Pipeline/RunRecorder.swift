@@ -1,4 +1,5 @@
 internal import Foundation
+internal import ThumbForgeBasics
 internal import ThumbForgeCatalog
 internal import ThumbForgeConfig
 

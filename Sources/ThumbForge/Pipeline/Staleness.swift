@@ -35,7 +35,7 @@ struct Staleness: Sendable {
   var failedBefore: [String: String] = [:]
   /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
   /// in it are looked up when needed.
-  var onDisk: [String: (byteSize: Int, modified: Int64)?] = [:]
+  var onDisk: [String: FileFacts?] = [:]
 
   struct Decision: Sendable {
     var jobIndex: Int
@@ -288,21 +288,18 @@ struct Staleness: Sendable {
   ) -> [StaleItem] {
     var items: [StaleItem] = []
     func compare(_ path: String, _ hash: String) {
-      guard let stat = onDisk[path] ?? FileStamp.current(at: catalog + "/" + path) else {
+      guard let facts = onDisk[path] ?? FileFacts.current(at: catalog + "/" + path) else {
         items.append(StaleItem(kind: .missing, path: path, detail: "deleted from the catalog"))
         return
       }
       let actual: String
-      if let cached = cache.outputs[path], cached.byteSize == stat.byteSize,
-        cached.modified == stat.modified
-      {
+      if let cached = cache.outputs[path], cached.matches(facts) {
         actual = cached.hash
         outcome.stamps[path] = cached
         outcome.reusedStamps += 1
       } else {
         actual = (try? ContentHash.ofFile(at: catalog + "/" + path)) ?? ""
-        outcome.stamps[path] = FileStamp(
-          byteSize: stat.byteSize, modified: stat.modified, hash: actual)
+        outcome.stamps[path] = FileStamp(facts, hash: actual)
       }
       if actual != hash {
         items.append(

@@ -25,8 +25,8 @@ package struct OnDemandFolder: Sendable {
   /// The last build's imagesets by folder (to send up-to-date outputs from the catalog).
   let previous: [String: ManifestImageSet]
   let signature: FolderSignature
-  /// The manifest's size and modification time when loaded (a build may replace it).
-  let manifestStamp: FileStamp?
+  /// The manifest's version when loaded (a build may replace it).
+  let manifestFacts: FileFacts?
 
   /// Discovers and plans the folder of `options` (its configuration, catalog and manifest).
   package static func load(_ options: BuildOptions) throws(ConfigError) -> OnDemandFolder {
@@ -44,7 +44,7 @@ package struct OnDemandFolder: Sendable {
     let workspace = serving(workspace)
     if workspace.config.serve.untrustedSources { Vips.blockUntrustedLoaders(true) }
     let signature = FolderSignature.of(workspace)
-    let manifestStamp = Self.stamp(of: workspace.manifest)
+    let manifestFacts = FileFacts.current(at: workspace.manifest.path)
     let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
     let folder = PlannedFolder.discover(
       workspace, formats: .every, cache: { ProbeCache.read(at: workspace.state.probeCache) },
@@ -63,7 +63,7 @@ package struct OnDemandFolder: Sendable {
       jobs: Dictionary(
         folder.plan.jobs.map { ($0.source.qualifiedName, $0) }, uniquingKeysWith: { a, _ in a }),
       problems: problems, previous: previous, signature: signature,
-      manifestStamp: manifestStamp)
+      manifestFacts: manifestFacts)
   }
 
   /// `workspace` as a server reads it: confined to the folder, and with the lower pixel
@@ -77,25 +77,23 @@ package struct OnDemandFolder: Sendable {
     return workspace
   }
 
-  private static func stamp(of file: URL) -> FileStamp? {
-    FileStamp.current(at: file.path).map { FileStamp($0, hash: "") }
-  }
-
   /// What a reload compares: the folder's listing (masters and configuration) and the
   /// catalog's manifest, as they are when looked at.
   package struct Look: Equatable, Sendable {
     let folder: FolderSignature
-    let manifest: FileStamp?
+    let manifest: FileFacts?
   }
 
   /// The folder and manifest as they are now.
   package func look() -> Look {
-    Look(folder: FolderSignature.of(workspace), manifest: Self.stamp(of: workspace.manifest))
+    Look(
+      folder: FolderSignature.of(workspace),
+      manifest: FileFacts.current(at: workspace.manifest.path))
   }
 
   /// Whether `look` differs from the folder and manifest this one was loaded from.
   package func differs(from look: Look) -> Bool {
-    look != Look(folder: signature, manifest: manifestStamp)
+    look != Look(folder: signature, manifest: manifestFacts)
   }
 
   /// The folder loaded again when any master, the configuration or the catalog's manifest

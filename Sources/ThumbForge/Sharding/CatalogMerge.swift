@@ -166,7 +166,7 @@ package enum CatalogMerge {
     let sizes = entry.outputs.map { ($0.path, $0.bytes) } + [(entry.folder + "/Contents.json", -1)]
     for (path, bytes) in sizes {
       let file = part.location.catalog.appendingPathComponent(path).path
-      guard let stamp = FileStamp.current(at: file), bytes < 0 || stamp.byteSize == bytes else {
+      guard let facts = FileFacts.current(at: file), bytes < 0 || facts.size == bytes else {
         throw ShardError(
           "\(part.name): \(path) is missing or incomplete: the part is damaged (copied only in part?); run the shard again"
         )

@@ -61,10 +61,8 @@ struct CatalogWriter: Sendable {
 
   /// The size and modification time of the file at `path` when it holds exactly `bytes`;
   /// nil when it is missing or differs.
-  private static func same(_ bytes: [UInt8], at path: String) -> (
-    byteSize: Int, modified: Int64
-  )? {
-    guard let facts = FileStamp.current(at: path), facts.byteSize == bytes.count,
+  private static func same(_ bytes: [UInt8], at path: String) -> FileFacts? {
+    guard let facts = FileFacts.current(at: path), facts.size == bytes.count,
       let data = FileManager.default.contents(atPath: path), data.elementsEqual(bytes)
     else { return nil }
     return facts

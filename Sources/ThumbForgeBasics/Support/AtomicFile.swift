@@ -6,9 +6,8 @@ package enum AtomicFile {
   /// The prefix of every temporary file ThumbForge makes; leftovers are swept by the next run.
   static let temporaryPrefix = ".thumbforge-tmp-"
 
-  /// Writes `bytes` to `path`, creating parent folders; returns the new file's size and
-  /// modification time, read from the descriptor that wrote it (the probe cache's stamp of a
-  /// catalog file, without looking the path up again at the end of the build).
+  /// Writes `bytes` to `path`, creating parent folders; returns the new file's facts (the
+  /// probe cache's stamp of a catalog file, without another look at the end of the build).
   ///
   /// With `durable`, the data reaches the disk before the rename (fsync): for the manifest
   /// and other state a crash must not lose. Catalog images and `Contents.json` are written
@@ -16,7 +15,7 @@ package enum AtomicFile {
   /// any file a crash left incomplete; skipping the flush saves a disk round trip per file.
   @discardableResult
   package static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true)
-    throws -> (byteSize: Int, modified: Int64)
+    throws -> FileFacts
   {
     let temporary = temporaryPath(beside: path)
     do {
@@ -37,9 +36,11 @@ package enum AtomicFile {
         if failure != 0 { errno = failure }
         throw posixError(path)
       }
-      // A rename changes the file's change time, not its size or modification time.
       guard rename(temporary, path) == 0 else { throw posixError(path) }
-      return info.sizeAndModified
+      // The rename changed the file's change time; the rest is the descriptor's.
+      var renamed = stat()
+      if stat(path, &renamed) == 0, renamed.st_ino == info.st_ino { info = renamed }
+      return FileFacts(info)
     } catch {
       unlink(temporary)
       throw error

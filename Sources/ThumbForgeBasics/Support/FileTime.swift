@@ -13,11 +13,6 @@ extension timespec {
 }
 
 extension stat {
-  /// Size and modification time: what a file stamp keeps of a `stat` (or an `fstat`).
-  package var sizeAndModified: (byteSize: Int, modified: Int64) {
-    (Int(st_size), modifiedNanoseconds)
-  }
-
   /// Modification time in nanoseconds: `st_mtim` on Linux, `st_mtimespec` on Darwin.
   package var modifiedNanoseconds: Int64 {
     #if os(Linux)

@@ -1,5 +1,5 @@
 package import Foundation
-internal import ThumbForgeBasics
+package import ThumbForgeBasics
 
 /// A copy of the last manifest in tab-separated lines, kept beside it so that a run reads it
 /// faster than the JSON. It records the size, modification and change times and
@@ -39,7 +39,8 @@ package enum ManifestCache {
     var out = ManifestCacheWriter()
     out.bytes.reserveCapacity(512 * manifest.imageSets.count + 4096)
     out.line("\(header)")
-    out.line("F", [stamp.size, stamp.modified, stamp.changed, stamp.inode].map(String.init))
+    out.line(
+      "F", [Int64(stamp.size), stamp.modified, stamp.changed, Int64(stamp.inode)].map(String.init))
     out.line(
       "M",
       [

@@ -1,4 +1,4 @@
-internal import ThumbForgeBasics
+package import ThumbForgeBasics
 
 /// Parses the manifest cache's lines; any surprise makes the whole read fail.
 package struct ManifestCacheReader {
@@ -13,7 +13,8 @@ package struct ManifestCacheReader {
     guard next(), kind == UInt8(ascii: "F"), fields == 5, let size = lines.integer(1),
       let modified = lines.integer(2, signed: true), let changed = lines.integer(3, signed: true),
       let inode = lines.integer(4, signed: true),
-      FileFacts(size: size, modified: modified, changed: changed, inode: inode) == stamp
+      FileFacts(size: size, modified: Int64(modified), changed: Int64(changed), inode: inode)
+        == stamp
     else { return nil }
     guard next(), kind == UInt8(ascii: "M"), fields == 7,
       let schema = lines.integer(1, signed: true),

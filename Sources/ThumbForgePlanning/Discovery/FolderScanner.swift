@@ -56,9 +56,7 @@ package enum FolderScanner {
           walk(child, relative: childRelative)
         } else if (info.st_mode & S_IFMT) == S_IFREG {
           files.append(
-            ScannedFile(
-              relativePath: childRelative, byteSize: Int(info.st_size),
-              modified: info.modifiedNanoseconds))
+            ScannedFile(relativePath: childRelative, facts: FileFacts(info)))
         }
       }
     }

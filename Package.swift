@@ -51,8 +51,11 @@ let package = Package(
     .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
     // PNG encoding with libpng (libvips' own dependency) on the caller's thread: see CPNG.h.
     .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+    // The C the Vips module needs beyond libvips' API (module loading, allocator settings,
+    // memory images, WebP metadata): see CVipsHelpers.h.
+    .target(name: "CVipsHelpers", dependencies: ["CVips"]),
     .target(
-      name: "Vips", dependencies: ["CVips", "CResample", "CJPEG", "CPNG"],
+      name: "Vips", dependencies: ["CVips", "CVipsHelpers", "CResample", "CJPEG", "CPNG"],
       swiftSettings: strictSettings),
     // SHA-256 and HMAC from the platform: OpenSSL's libcrypto on Linux (libvips-dev's own
     // dependency), CryptoKit on Apple systems; no cryptography library is compiled.
@@ -162,7 +165,7 @@ let package = Package(
       exclude: ["build.sh", "seeds"], swiftSettings: strictSettings),
     .target(name: "ThumbForgeTestSupport", dependencies: ["Vips"], swiftSettings: strictSettings),
     .testTarget(
-      name: "VipsTests", dependencies: ["Vips", "ThumbForgeTestSupport"],
+      name: "VipsTests", dependencies: ["Vips", "CVips", "CVipsHelpers", "ThumbForgeTestSupport"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "ThumbForgeTests",

@@ -1,4 +1,5 @@
 internal import CVips
+internal import CVipsHelpers
 import Synchronization
 
 #if canImport(Glibc)
@@ -105,14 +106,14 @@ enum FormatModules {
     state.withLock { state -> Bool in
       if let folder = state.pending {
         state.pending = nil
-        _ = cvips_load_modules(folder)
+        _ = cvips_load_modules_filtered(folder, 0)
       }
       return state.deferred
     }
   }
 
   /// Loads the pending modules except those whose loaders libvips marks untrusted
-  /// (ImageMagick, PDF through poppler, OpenSlide: `cvips_load_trusted_modules`), which are
+  /// (ImageMagick, PDF through poppler, OpenSlide: `cvips_load_modules_filtered`), which are
   /// then never loaded in this process: the lookups that would have needed them fail as for
   /// any unknown format. Loading ImageMagick's module already reads its configuration, and
   /// format sniffing would run its code on the bytes, blocked or not.
@@ -120,7 +121,7 @@ enum FormatModules {
     state.withLock { state in
       guard let folder = state.pending else { return }
       state.pending = nil
-      _ = cvips_load_trusted_modules(folder)
+      _ = cvips_load_modules_filtered(folder, 1)
     }
   }
 

@@ -1,4 +1,5 @@
 internal import CVips
+internal import CVipsHelpers
 
 /// Process-wide libvips settings and start-up.
 ///

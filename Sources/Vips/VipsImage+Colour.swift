@@ -1,4 +1,5 @@
 internal import CVips
+internal import CVipsHelpers
 
 extension VipsImage {
   /// Converts to 8-bit sRGB (with alpha kept when present), honouring an embedded

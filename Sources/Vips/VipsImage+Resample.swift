@@ -1,5 +1,6 @@
 internal import CResample
 internal import CVips
+internal import CVipsHelpers
 
 extension VipsImage {
   /// Resizes to exactly `width` × `height` pixels and returns `region` of the result (the

@@ -1,6 +1,7 @@
 internal import CJPEG
 internal import CPNG
 internal import CVips
+internal import CVipsHelpers
 
 #if canImport(Glibc)
   import Glibc

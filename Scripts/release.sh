@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 
 dist=dist
 bundle="$dist/thumbforge.artifactbundle"
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/ThumbForgeBasics/Support/ToolVersion.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/ThumbForgeBasics/Text/ToolVersion.swift)
 [ -n "$version" ] || { echo "release.sh: no version in ToolVersion.swift" >&2; exit 1; }
 
 build_variant() {

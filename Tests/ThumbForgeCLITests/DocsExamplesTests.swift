@@ -24,6 +24,7 @@ struct DocsExamplesTests {
     "README.md: thumbforge init Assets", "docs/adopting.md: cd MyApp",
     "docs/adopting.md: rm Art/Flags/uk.imageset/uk.png Art/Flags/uk.imageset/uk@2x.png",
     "docs/ci.md: thumbforge build Assets --shard 1/4 --part parts/1",
+    "docs/placeholders.md: printf '\\nplaceholders: thumbhash\\n' >> Assets/thumbforge.yml",
     "docs/serving.md: export THUMBFORGE_KEY=$(openssl rand -hex 32) THUMBFORGE_SALT=$(openssl rand -hex 16)",
     "docs/xcode-and-plugin.md: export PATH=\"$PATH:/opt/homebrew/bin:/usr/local/bin\"",
   ]
@@ -88,7 +89,7 @@ struct DocsExamplesTests {
     let script = block.script.split(separator: "\n").map { line in
       let code = command(String(line))
       guard code.hasSuffix("--watch") else { return String(line) }
-      return "timeout --preserve-status -s INT 8 \(code)"
+      return "timeout --preserve-status -s INT 15 \(code)"
     }.joined(separator: "\n")
     let result = try await ExamplesTests.shell(script, in: folder, environment: environment)
     #expect(result.status == 0, "\(block)\n\(result.output)")
@@ -171,6 +172,23 @@ struct DocsExamplesTests {
       try Self.block("docs/ci.md: thumbforge build Assets --shard 1/4 --part parts/1"), in: root,
       environment: environment)
     #expect(output.contains("up to date"), "\(output)")
+  }
+
+  @Test("docs/placeholders.md: one placeholder for each imageset of the sample folder")
+  func placeholders() async throws {
+    let (root, environment) = try ExamplesTests.checkout()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let output = try await Self.run(
+      try Self.block(
+        "docs/placeholders.md: printf '\\nplaceholders: thumbhash\\n' >> Assets/thumbforge.yml"),
+      in: root, environment: environment)
+    let manifest =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: root.appendingPathComponent("Build/manifest.json")))
+      as? [String: Any]
+    let sets = try #require(manifest?["imageSets"] as? [[String: Any]])
+    #expect(sets.count > 20 && sets.allSatisfy { $0["thumbHash"] is String })
+    #expect(output.split(separator: "\n").last.map(String.init) == String(sets.count), "\(output)")
   }
 
   @Test("docs/serving.md: thumbforge sign and the shell recipe print the same signed path")

@@ -16,7 +16,7 @@ struct ManifestCacheTests {
   /// A manifest exercising every field: optional values present and absent, empty and
   /// repeated lists, and text with tabs, line feeds, backslashes and non-ASCII letters.
   static func sample() -> Manifest {
-    let flag = ManifestImageSet(
+    var flag = ManifestImageSet(
       asset: "Flags/Côte d'Ivoire", group: ["Flags"], recipe: "flag", recipeHash: "aa11",
       folder: "Flags/Côte d'Ivoire-flag.imageset", contentsHash: "bb22",
       sources: [
@@ -38,6 +38,7 @@ struct ManifestCacheTests {
       ],
       warnings: ["@2x: enlarges\ta tab", "line\nfeed and back\\slash \\t"],
       skipped: ["@3x (dark): no master"], focus: FocusPoint(x: 0.1, y: 0.333_333_333_333_333_3))
+    flag.thumbHash = "3OcRJYB4d3h/iIeHeEh3eIhw+j3A"
     let odd = ManifestImageSet(
       asset: "A\tB/C\\D", group: ["A\tB", "", "x\n"], recipe: "", recipeHash: "",
       folder: "A\tB/C\\D.imageset", contentsHash: "", sources: [],
@@ -113,18 +114,24 @@ struct ManifestCacheTests {
     }
     let text = String(decoding: bytes, as: UTF8.self)
     let damaged: [String] = [
-      text.replacingOccurrences(of: "thumbforge-manifest-cache 5", with: "thumbforge-cache 5"),
+      text.replacingOccurrences(of: "thumbforge-manifest-cache 6", with: "thumbforge-cache 6"),
       // 0.4.0's earlier formats (no focus lines; no gamut field; no failures; no key
-      // settings) are not read:
+      // settings; no placeholders) are not read:
       // their imagesets are read again.
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 5", with: "thumbforge-manifest-cache 1"),
+        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 1"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 5", with: "thumbforge-manifest-cache 2"),
+        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 2"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 5", with: "thumbforge-manifest-cache 3"),
+        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 3"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 5", with: "thumbforge-manifest-cache 4"),
+        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 4"),
+      text.replacingOccurrences(
+        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 5"),
+      text.replacingOccurrences(of: "\nH\t3OcR", with: "\nH\t3OcR\t"),
+      text.replacingOccurrences(
+        of: "\nH\t3OcRJYB4d3h/iIeHeEh3eIhw+j3A\n",
+        with: "\nH\t3OcRJYB4d3h/iIeHeEh3eIhw+j3A\nH\tAAAA\n"),
       text.replacingOccurrences(of: "\nC\tmaster-scale\t2\n", with: "\nC\tmaster-scale\n"),
       text.replacingOccurrences(
         of: "\nC\tmaster-scale\t2\n", with: "\nC\tmaster-scale\t2\nC\tmaster-scale\t3\n"),

@@ -41,7 +41,7 @@ struct CatalogWriter: Sendable {
       ?? AtomicFile.write(contents, to: path, durable: false)
     stamps[contentsPath] = FileStamp(written, hash: contentsHash)
     removeDropped(previous, keeping: Set(files.map(\.output.path)))
-    let entry = ManifestImageSet(
+    var entry = ManifestImageSet(
       asset: source.qualifiedName, group: source.group, recipe: set.recipe.name,
       recipeHash: set.key,
       folder: set.folder, contentsHash: contentsHash,
@@ -56,6 +56,10 @@ struct CatalogWriter: Sendable {
           displayGamut: file.output.slot.manifestGamut)
       }.sorted { $0.path < $1.path },
       warnings: set.warnings, skipped: set.skipped, focus: set.focus)
+    // A set is written only when all its files rendered, so the chosen one's hash is here.
+    entry.thumbHash = files.lazy.compactMap(\.placeholder).first.map {
+      Data($0).base64EncodedString()
+    }
     return WrittenImageSet(entry: entry, stamps: stamps)
   }
 

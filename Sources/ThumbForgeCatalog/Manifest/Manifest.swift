@@ -80,6 +80,9 @@ package struct ManifestImageSet: Codable, Equatable, Sendable {
   /// The focus point its crops were placed around (the asset's `focus:` under `assets:`, or
   /// its rule's), if any.
   package var focus: FocusPoint? = nil
+  /// The imageset's ThumbHash in base64 (`placeholders: thumbhash`), made from its largest
+  /// sRGB file; absent without placeholders.
+  package var thumbHash: String? = nil
 
   /// Whether the entry is a set folder carried as it is (the `as-is` recipe), not an
   /// imageset ThumbForge made.

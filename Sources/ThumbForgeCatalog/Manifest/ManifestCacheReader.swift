@@ -49,7 +49,7 @@ package struct ManifestCacheReader {
     return nil  // no end line: cut short
   }
 
-  /// An imageset's line (`I`, or `S`, `O`, `P`, `W`, `K` of the last one) into `sets`;
+  /// An imageset's line (`I`, or `S`, `O`, `P`, `H`, `W`, `K` of the last one) into `sets`;
   /// false for another kind or a damaged line.
   private mutating func readSetLine(into sets: inout [ManifestImageSet]) -> Bool {
     if kind == UInt8(ascii: "I") {
@@ -76,6 +76,9 @@ package struct ManifestCacheReader {
         let y = text(2).flatMap(Double.init)
       else { return false }
       sets[last].focus = FocusPoint(x: x, y: y)
+    case UInt8(ascii: "H"):
+      guard sets[last].thumbHash == nil, fields == 2, let thumbHash = text(1) else { return false }
+      sets[last].thumbHash = thumbHash
     case UInt8(ascii: "W"):
       guard fields == 2, let warning = text(1) else { return false }
       sets[last].warnings.append(warning)

@@ -34,6 +34,8 @@ package struct Config: Sendable, Equatable {
   package var limitRenderPixels: Int = 268_402_689
   /// How strictly damaged masters are rejected.
   package var failOn: FailOn = .warning
+  /// The placeholder each imageset gets in the manifest and the accessors.
+  package var placeholders: PlaceholderStyle = .none
   /// Whether catalog groups add their name to asset names.
   package var providesNamespace: Bool = false
   /// Imageset name template for `variants`.

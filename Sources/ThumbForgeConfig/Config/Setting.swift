@@ -96,6 +96,10 @@ extension Setting {
       "fail-on", \.failOn, .choice(FailOn.self),
       "How strictly damaged masters are refused (libvips' `fail-on`)."),
     Setting(
+      "placeholders", \.placeholders, .choice(PlaceholderStyle.self),
+      "A placeholder for every imageset, in `manifest.json`, the Swift accessors and `serve`: `thumbhash`, a ThumbHash of its largest sRGB file (see docs/placeholders.md)."
+    ),
+    Setting(
       "provides-namespace", \.providesNamespace, .bool,
       "Catalog groups add their name to asset names (`Flags/Italy`)."),
     Setting(

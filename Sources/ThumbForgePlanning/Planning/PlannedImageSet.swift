@@ -24,8 +24,33 @@ package struct PlannedImageSet: Hashable, Sendable, Codable {
   /// notes) with the tool and libvips versions; with the masters' hashes it decides
   /// whether the imageset is up to date. See ``ImageSetKeyMaker``.
   package var key: String
+  /// The path of the output whose pixels make the imageset's placeholder (`placeholders:`),
+  /// nil without one. Not encoded: it follows from the outputs and the setting, which the
+  /// key's header names (``Planner/keyHeader``).
+  package var placeholder: String? = nil
 
   private enum CodingKeys: String, CodingKey {
     case recipe, name, folder, outputs, skipped, warnings, focus, contents, key
+  }
+}
+
+extension PlannedImageSet {
+  /// Makes the largest raster file of the any appearance in sRGB the placeholder's source
+  /// (the highest scale among equals): the one that shows the image as the app does at its
+  /// sharpest. A set without one (a kept vector master only) gets no placeholder.
+  mutating func choosePlaceholderSource() {
+    let candidates = outputs.indices.filter {
+      let slot = outputs[$0].slot
+      return slot.appearance == .any && slot.gamut == .sRGB && slot.scale != Slot.singleScale
+    }
+    guard
+      let chosen = candidates.max(by: {
+        (outputs[$0].pixelSize.area, outputs[$0].scale) < (
+          outputs[$1].pixelSize.area, outputs[$1].scale
+        )
+      })
+    else { return }
+    outputs[chosen].makesPlaceholder = true
+    placeholder = outputs[chosen].path
   }
 }

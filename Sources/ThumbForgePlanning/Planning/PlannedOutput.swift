@@ -39,6 +39,9 @@ package struct PlannedOutput: Hashable, Sendable, Codable {
   /// What the renderer does after the resize (not encoded: it follows from the recipe and
   /// the rest of the output, so an imageset's key holds it already).
   package var finish = OutputFinish.none
+  /// Whether the imageset's placeholder is made from this file (``PlannedImageSet/placeholder``
+  /// names it, so the key holds the choice).
+  package var makesPlaceholder = false
 
   /// Display scale (1–3), or 0 for a single-scale vector file: the slot's.
   package var scale: Int { slot.scale }

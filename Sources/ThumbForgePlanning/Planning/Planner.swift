@@ -155,10 +155,13 @@ package struct Planner: Sendable {
 
   /// What every imageset's key includes besides the imageset itself: the tool and libvips
   /// versions, the strictness of decoding and the resize strategy's parameters, which may
-  /// change pixels without a plan change.
+  /// change pixels without a plan change, and the placeholders asked for (which the manifest
+  /// records).
   package var keyHeader: String {
     "tool=\(ToolVersion.current)\nvips=\(vipsVersion)\nfail-on=\(config.failOn.rawValue)\n"
       + "resize=\(MasterImage.strategyKey)\n"
+      // Only when on, so keys without placeholders stay as they were.
+      + (config.placeholders == .none ? "" : "placeholders=\(config.placeholders.rawValue)\n")
   }
 
   /// A warning for each master with several frames or pages, of which a build uses the
@@ -231,6 +234,7 @@ package struct Planner: Sendable {
       focus: recipe.kind.crops ? focus : nil, contents: "", key: "")
     set.notices = notices.filter { $0.kind != .skipped } + skipped
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
+    if config.placeholders != .none { set.choosePlaceholderSource() }
     return set
   }
 }

@@ -5,4 +5,6 @@ package struct RenderedFile: Sendable {
   package var output: PlannedOutput
   package var bytes: [UInt8]
   package var hash: String
+  /// The imageset's ThumbHash, when the plan made this file its placeholder's source.
+  package var placeholder: [UInt8]? = nil
 }

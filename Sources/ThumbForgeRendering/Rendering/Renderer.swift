@@ -54,7 +54,7 @@ package struct Renderer: Sendable {
         if work.isEmpty { continue }
       }
       do {
-        files += try render(work, master: master)
+        files += try withPlaceholders(render(work, master: master))
       } catch let error as VipsError {
         // Over a limit when decoded (the master changed since it was planned): as refused.
         problems.append(
@@ -68,6 +68,18 @@ package struct Renderer: Sendable {
       }
     }
     return JobResult(files: files, problems: problems)
+  }
+
+  /// `files` with the placeholders their plan asks of copied files, which were not decoded
+  /// to be rendered (a rendered file's is made from its pixels as it is encoded).
+  private func withPlaceholders(_ files: [RenderedFile]) throws(VipsError) -> [RenderedFile] {
+    var files = files
+    for index in files.indices
+    where files[index].output.makesPlaceholder && files[index].placeholder == nil {
+      files[index].placeholder = try Placeholder.thumbHash(
+        ofFile: files[index].bytes, failOn: failOn)
+    }
+    return files
   }
 
   private func render(_ work: [(Recipe, PlannedOutput)], master: Master) throws -> [RenderedFile] {
@@ -268,7 +280,9 @@ package struct Renderer: Sendable {
     if output.format == .heif || output.format == .avif {
       try Self.checkReadable(file.bytes, output: output)
     }
-    return RenderedFile(output: output, bytes: file.bytes, hash: file.hash)
+    return RenderedFile(
+      output: output, bytes: file.bytes, hash: file.hash,
+      placeholder: output.makesPlaceholder ? try Placeholder.thumbHash(of: image) : nil)
   }
 
   /// Decodes a HEIF (or AVIF) output back before it is shipped: libheif writes files it cannot read

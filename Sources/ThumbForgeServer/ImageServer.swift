@@ -145,6 +145,23 @@ package final class ImageServer: Sendable {
     return response
   }
 
+  /// The placeholder `path` names, as JSON (``OnDemandFolder/Placeholder/json``) with a strong
+  /// ETag and the images' `Cache-Control`; a ``ServeFailure`` when there is none.
+  func placeholder(_ path: PlaceholderPath) throws -> Response {
+    let placeholder: OnDemandFolder.Placeholder
+    do {
+      placeholder = try currentFolder.placeholder(asset: path.asset, recipe: path.recipe)
+    } catch let error as OnDemandError {
+      throw ServeFailure(error)
+    }
+    let body = Array(placeholder.json.utf8)
+    var headers = HTTPFields()
+    headers[.eTag] = "\"" + placeholder.etag + "\""
+    headers[.cacheControl] = currentFolder.config.serve.cacheControl
+    headers[.contentType] = "application/json"
+    return Self.body(body, status: .ok, headers: headers)
+  }
+
   /// The format an `.auto` request gets: AVIF when `Accept` names it and this server can
   /// write it, else WebP likewise, else nil (the recipe's own format: JPEG for photos, PNG
   /// with alpha). Only explicit types count: `image/*` and `*/*` promise neither.

@@ -99,21 +99,31 @@ struct ImageRoute: RouterMiddleware {
     next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     let path: ServePath
-    do { path = try ServePath(request.uri.path) } catch {
+    do {
+      if let placeholder = try PlaceholderPath(request.uri.path) {
+        if let refusal = refusal(placeholder.signature, placeholder.signedPart) {
+          throw ServeFailure(status: .forbidden, message: refusal)
+        }
+        return try server.placeholder(placeholder)
+      }
+      path = try ServePath(request.uri.path)
+    } catch let error as ServePathError {
       throw ServeFailure(status: .badRequest, message: error.message)
     }
-    if let refusal = refusal(path) { throw ServeFailure(status: .forbidden, message: refusal) }
+    if let refusal = refusal(path.signature, path.signedPart) {
+      throw ServeFailure(status: .forbidden, message: refusal)
+    }
     return try await server.image(request, path: path, context: context)
   }
 
-  /// Why the signature segment is refused (nil: accepted).
-  func refusal(_ path: ServePath) -> String? {
+  /// Why a path's signature segment is refused for the rest of the path (nil: accepted).
+  func refusal(_ signature: String, _ signedPart: String) -> String? {
     guard let signer else {
-      return path.signature == URLSigner.unsignedSegment
+      return signature == URLSigner.unsignedSegment
         ? nil : "this server takes unsigned paths (/unsafe/…)"
     }
-    guard path.signature != URLSigner.unsignedSegment,
-      signer.verify(signature: path.signature, path: path.signedPart)
+    guard signature != URLSigner.unsignedSegment,
+      signer.verify(signature: signature, path: signedPart)
     else { return "bad signature" }
     return nil
   }

@@ -165,12 +165,18 @@ struct SwiftAccessorGeneratorTests {
       ]
       """
     #expect(source.contains("public enum Type_ {"))
+    try await Self.expectTypechecks(source + usage)
+  }
+
+  /// Runs `swiftc -typecheck` on `source` in Swift 5 and 6 language modes; an issue for each
+  /// mode it fails in.
+  static func expectTypechecks(_ source: String) async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("thumbforge-accessors-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent("Asset.swift")
-    try (source + usage).write(to: file, atomically: true, encoding: .utf8)
+    try source.write(to: file, atomically: true, encoding: .utf8)
 
     let compiler = try #require(SwiftCompiler.path)
     for languageMode in ["5", "6"] {
@@ -189,6 +195,42 @@ struct SwiftAccessorGeneratorTests {
       #expect(
         status == 0, "Swift \(languageMode): \(String(decoding: output, as: UTF8.self))\n\(source)")
     }
+  }
+
+  @Test(
+    "swiftgen style with placeholders: each constant's ThumbHash, nil where a set has none; it type-checks",
+    .enabled(if: SwiftCompiler.path != nil, "swiftc not found"))
+  func placeholdersTypecheck() async throws {
+    let source = SwiftAccessorGenerator.generate(
+      entries: [
+        ImageSetEntry(group: ["Flags"], name: "Italy", files: [:]),
+        ImageSetEntry(name: "AppIcon", files: [:]),
+      ],
+      options: Self.options(style: .swiftgen, bundle: .main),
+      sizes: ["Flags/Italy": .init(width: 40, height: 25)],
+      thumbHashes: ["Flags/Italy": "oAiWI6IPBriHh4awdwd4dwgYeHiAgCc="], namespacedGroups: [])
+    #expect(
+      source.contains(
+        "public static let italy = ImageAsset(name: \"Italy\", width: 40, height: 25, thumbHash: \"oAiWI6IPBriHh4awdwd4dwgYeHiAgCc=\")"
+      ))
+    #expect(
+      source.contains(
+        "public static let appIcon = ImageAsset(name: \"AppIcon\", width: 0, height: 0, thumbHash: nil)"
+      ))
+    #expect(source.contains("public let thumbHash: String?"))
+    // Without placeholders the type and the constants are as before.
+    let without = SwiftAccessorGenerator.generate(
+      entries: [ImageSetEntry(group: ["Flags"], name: "Italy", files: [:])],
+      options: Self.options(style: .swiftgen, bundle: .main),
+      sizes: ["Flags/Italy": .init(width: 40, height: 25)], namespacedGroups: [])
+    #expect(!without.contains("thumbHash"))
+    let usage = """
+
+      let bytes: Data? = Asset.Flags.italy.thumbHashData
+      let hash: String? = Asset.appIcon.thumbHash
+      let size = Asset.Flags.italy.size
+      """
+    try await Self.expectTypechecks(source + usage)
   }
 
   static func options(

@@ -252,6 +252,46 @@ package struct OnDemandFolder: Sendable {
     }
   }
 
+  /// The placeholder of `asset`'s imageset of `recipe` (`placeholders: thumbhash`) as the
+  /// last build's manifest records it, with the imageset's point size, when that imageset
+  /// is up to date (same key, same masters). Placeholders are made by builds only.
+  package func placeholder(asset: String, recipe: String) throws(OnDemandError) -> Placeholder {
+    guard let job = jobs[asset] else { throw .unknownAsset(asset) }
+    guard let set = job.imageSets.first(where: { $0.recipe.name == recipe }) else {
+      throw .noSuchOutput("\(asset) has no imageset of recipe '\(recipe)'")
+    }
+    guard config.placeholders != .none else {
+      throw .noSuchOutput("the configuration makes no placeholders (placeholders: thumbhash)")
+    }
+    guard let entry = previous[set.folder], entry.recipeHash == set.key,
+      entry.sources == job.source.manifestSources, let thumbHash = entry.thumbHash,
+      let size = SwiftAccessorGenerator.pointSize(of: entry)
+    else {
+      throw .noSuchOutput("\(set.folder) has no placeholder yet: run thumbforge build")
+    }
+    return Placeholder(thumbHash: thumbHash, width: size.width, height: size.height)
+  }
+
+  /// An imageset's placeholder as `serve` answers it.
+  package struct Placeholder: Sendable, Equatable {
+    /// The ThumbHash, base64.
+    package var thumbHash: String
+    /// The imageset's point size.
+    package var width: Double
+    package var height: Double
+
+    /// An entity tag for the body: the hash and the size, which are all it holds.
+    package var etag: String {
+      "\(thumbHash)-\(SwiftAccessorGenerator.number(width))x\(SwiftAccessorGenerator.number(height))"
+    }
+
+    /// The JSON body: `{"height":25,"thumbHash":"…","width":40}` (keys sorted, one line).
+    package var json: String {
+      "{\"height\":\(SwiftAccessorGenerator.number(height)),\"thumbHash\":\"\(thumbHash)\","
+        + "\"width\":\(SwiftAccessorGenerator.number(width))}\n"
+    }
+  }
+
   /// The output's bytes and their hash from the catalog when the last build's manifest lists
   /// it up to date (same key, same masters) and the file still has the recorded hash; `nil`
   /// otherwise.

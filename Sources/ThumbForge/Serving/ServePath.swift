@@ -74,7 +74,7 @@ package struct ServePath: Sendable, Equatable {
   ]
 
   /// Percent-decodes one segment and refuses what cannot be part of an asset name.
-  private static func decode(_ segment: Substring) throws(ServePathError) -> String {
+  fileprivate static func decode(_ segment: Substring) throws(ServePathError) -> String {
     guard !segment.isEmpty else { throw .malformed("the path has an empty segment") }
     var bytes: [UInt8] = []
     var iterator = segment.utf8.makeIterator()
@@ -103,6 +103,46 @@ package struct ServePath: Sendable, Equatable {
     }
     guard !text.utf8.contains(UInt8(ascii: "\\")) else { throw .malformed("'\\' is not allowed") }
     return text
+  }
+}
+
+/// A placeholder's request path: `/{signature}/{recipe}/{asset}.thumbhash`, the ThumbHash of
+/// the imageset `recipe` makes of `asset` (`placeholders: thumbhash`), checked as
+/// ``ServePath`` checks an image's.
+package struct PlaceholderPath: Sendable, Equatable {
+  package var signature: String
+  /// Everything after the signature segment, as sent: the text a signature covers.
+  package var signedPart: String
+  /// The recipe's name (ad-hoc boxes have no placeholder).
+  package var recipe: String
+  /// The asset's qualified name, percent-decoded.
+  package var asset: String
+
+  /// The extension that asks for a placeholder.
+  package static let suffix = ".thumbhash"
+
+  /// Parses `raw` when it ends in ``suffix``; nil for any other path (an image's).
+  package init?(_ raw: String) throws(ServePathError) {
+    guard raw.hasSuffix(Self.suffix) else { return nil }
+    guard raw.utf8.count <= ServePath.maximumLength, raw.hasPrefix("/") else {
+      throw .malformed("expected /{signature}/{recipe}/{asset}.thumbhash")
+    }
+    let segments = raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    guard segments.count >= 3 else {
+      throw .malformed("expected /{signature}/{recipe}/{asset}.thumbhash")
+    }
+    let decoded = try segments.map { segment throws(ServePathError) in
+      try ServePath.decode(segment)
+    }
+    signature = String(segments[0])
+    signedPart = String(raw.dropFirst(segments[0].utf8.count + 1))
+    guard case .named(let recipe) = try RecipeRequest(parsing: decoded[1]) else {
+      throw .malformed("an ad-hoc box has no placeholder; name a recipe of the configuration")
+    }
+    self.recipe = recipe
+    let name = String(decoded[decoded.count - 1].dropLast(Self.suffix.count))
+    guard !name.isEmpty else { throw .malformed("the asset name is empty") }
+    asset = (decoded[2..<(decoded.count - 1)] + [name]).joined(separator: "/")
   }
 }
 

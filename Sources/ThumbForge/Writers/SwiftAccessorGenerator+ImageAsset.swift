@@ -14,9 +14,12 @@ extension SwiftAccessorGenerator {
   ///
   /// Like SwiftGen's, `image` stops the program when the catalog lacks the image set: the
   /// generated file and the catalog come from one build, so that is a build mistake.
-  static func imageAssetType(_ options: SwiftAccessorOptions) -> [String] {
+  static func imageAssetType(_ options: SwiftAccessorOptions, placeholders: Bool = false)
+    -> [String]
+  {
     let access = options.access.rawValue
     var lines = imageAssetProperties(access: access, bundle: defaultBundle(options.bundle))
+    if placeholders { lines += placeholderProperties(access: access) }
     lines += platformImageAccessors(access: access)
     lines += swiftUIImageAccessors(access: access)
     lines.append("}")
@@ -61,6 +64,21 @@ extension SwiftAccessorGenerator {
       "  /// The bundle images are loaded from when none is given.",
       "  \(access) static var bundle: Bundle {",
     ] + bundle + ["  }", ""]
+  }
+
+  /// `thumbHash` and `thumbHashData`, when the build makes placeholders
+  /// (`placeholders: thumbhash`).
+  private static func placeholderProperties(access: String) -> [String] {
+    [
+      "  /// The image set's ThumbHash in base64 (`placeholders: thumbhash`): any ThumbHash decoder",
+      "  /// makes it a blurred stand-in of the image's aspect, shown at ``size`` while it loads.",
+      "  /// Nil for a set without one (an app icon, a vector-only set).",
+      "  \(access) let thumbHash: String?",
+      "",
+      "  /// The ThumbHash's bytes, as decoders take them.",
+      "  \(access) var thumbHashData: Data? { thumbHash.flatMap { Data(base64Encoded: $0) } }",
+      "",
+    ]
   }
 
   /// `image` and `image(in:)`: a `UIImage` where UIKit exists, else an `NSImage` where

@@ -29,6 +29,9 @@ extension SwiftAccessorGenerator {
   ) -> String {
     let sets = manifest.imageSets.filter { $0.folder.hasSuffix(".imageset") }
     var sizes: [String: PointDimensions] = [:]
+    // Only a build that makes placeholders (its manifest records the setting) adds them.
+    let placeholders = options.style == .swiftgen && manifest.settings?["placeholders"] != nil
+    var thumbHashes: [String: String] = [:]
     let entries = sets.map { set in
       let entry = ImageSetEntry(
         group: set.group,
@@ -36,6 +39,9 @@ extension SwiftAccessorGenerator {
           of: ".imageset", with: ""), files: [:])
       if options.style == .swiftgen, let size = pointSize(of: set) {
         sizes[(entry.group + [entry.name]).joined(separator: "/")] = size
+      }
+      if placeholders, let thumbHash = set.thumbHash {
+        thumbHashes[(entry.group + [entry.name]).joined(separator: "/")] = thumbHash
       }
       return entry
     }
@@ -57,7 +63,8 @@ extension SwiftAccessorGenerator {
       } ?? false
     }
     return generate(
-      entries: entries, options: options, sizes: sizes, namespacedGroups: namespaced)
+      entries: entries, options: options, sizes: sizes,
+      thumbHashes: placeholders ? thumbHashes : nil, namespacedGroups: namespaced)
   }
 
   /// An image set's point size: its largest-scale sRGB, any-appearance output's pixels over

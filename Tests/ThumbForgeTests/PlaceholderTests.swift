@@ -135,3 +135,28 @@ struct PlaceholderTests {
     #expect(try ManifestStore.read(at: engine.workspace.manifest) == manifest)
   }
 }
+
+extension PlaceholderTests {
+  @Test("turning placeholders on makes every imageset stale in check, naming the setting")
+  func checkNamesTheSetting() throws {
+    let harness = try RenderHarness(config: "master-scale: 2\n")
+    defer { harness.remove() }
+    for name in ["Alpha", "Beta"] {
+      try harness.add(
+        try VipsImage.solid(width: 20, height: 20, color: [9, 99, 199]), as: "\(name)@2x.png",
+        format: .png)
+    }
+    var options = BuildOptions(folder: harness.folder)
+    options.jobs = 1
+    _ = try BuildEngine(options: options).run()
+    try Data("output: ../out/Assets.xcassets\nmaster-scale: 2\nplaceholders: thumbhash\n".utf8)
+      .write(to: harness.folder.appendingPathComponent("thumbforge.yml"))
+    var check = options
+    check.mode = .check
+    let report = try BuildEngine(options: check).run()
+    #expect(report.stale.map(\.path).sorted() == ["Alpha.imageset", "Beta.imageset"])
+    #expect(report.stale.allSatisfy { $0.detail.contains("placeholders") }, "\(report.stale)")
+    _ = try BuildEngine(options: options).run()
+    #expect(try BuildEngine(options: check).run().stale.isEmpty)
+  }
+}

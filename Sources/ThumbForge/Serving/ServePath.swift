@@ -31,19 +31,9 @@ package struct ServePath: Sendable, Equatable {
 
   /// Parses a request path (without query string) as sent by the client.
   package init(_ raw: String) throws(ServePathError) {
-    guard raw.utf8.count <= Self.maximumLength else {
-      throw .malformed("the path is longer than \(Self.maximumLength) bytes")
-    }
-    guard raw.hasPrefix("/") else { throw .malformed("the path must start with /") }
-    let segments = raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-    guard segments.count >= 3 else {
-      throw .malformed("expected /{signature}/{recipe}/{asset}@{scale}x.{ext}")
-    }
-    let decoded = try segments.map { segment throws(ServePathError) in
-      try Self.decode(segment)
-    }
-    signature = String(segments[0])
-    signedPart = String(raw.dropFirst(segments[0].utf8.count + 1))
+    let decoded: [String]
+    (signature, signedPart, decoded) = try Self.segments(
+      of: raw, shape: "/{signature}/{recipe}/{asset}@{scale}x.{ext}")
     recipe = try RecipeRequest(parsing: decoded[1])
     let last = decoded[decoded.count - 1]
     guard let dot = last.lastIndex(of: "."), let at = last[..<dot].lastIndex(of: "@") else {
@@ -68,13 +58,32 @@ package struct ServePath: Sendable, Equatable {
     asset = (decoded[2..<(decoded.count - 1)] + [name]).joined(separator: "/")
   }
 
+  /// The checks every request path passes, whatever it asks for: its length, a leading `/`,
+  /// at least three segments (`shape` says which), each percent-decoded (``decode(_:)``).
+  /// Returns the signature segment as sent, the rest as sent (what a signature covers) and
+  /// every segment decoded.
+  fileprivate static func segments(of raw: String, shape: String) throws(ServePathError) -> (
+    signature: String, signedPart: String, decoded: [String]
+  ) {
+    guard raw.utf8.count <= maximumLength else {
+      throw .malformed("the path is longer than \(maximumLength) bytes")
+    }
+    guard raw.hasPrefix("/") else { throw .malformed("the path must start with /") }
+    let segments = raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    guard segments.count >= 3 else { throw .malformed("expected \(shape)") }
+    let decoded = try segments.map { segment throws(ServePathError) in try decode(segment) }
+    return (
+      String(segments[0]), String(raw.dropFirst(segments[0].utf8.count + 1)), decoded
+    )
+  }
+
   private static let formats: [String: ImageFormat] = [
     "png": .png, "jpg": .jpeg, "jpeg": .jpeg, "webp": .webp, "heif": .heif, "heic": .heif,
     "avif": .avif,
   ]
 
   /// Percent-decodes one segment and refuses what cannot be part of an asset name.
-  fileprivate static func decode(_ segment: Substring) throws(ServePathError) -> String {
+  private static func decode(_ segment: Substring) throws(ServePathError) -> String {
     guard !segment.isEmpty else { throw .malformed("the path has an empty segment") }
     var bytes: [UInt8] = []
     var iterator = segment.utf8.makeIterator()
@@ -124,18 +133,9 @@ package struct PlaceholderPath: Sendable, Equatable {
   /// Parses `raw` when it ends in ``suffix``; nil for any other path (an image's).
   package init?(_ raw: String) throws(ServePathError) {
     guard raw.hasSuffix(Self.suffix) else { return nil }
-    guard raw.utf8.count <= ServePath.maximumLength, raw.hasPrefix("/") else {
-      throw .malformed("expected /{signature}/{recipe}/{asset}.thumbhash")
-    }
-    let segments = raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-    guard segments.count >= 3 else {
-      throw .malformed("expected /{signature}/{recipe}/{asset}.thumbhash")
-    }
-    let decoded = try segments.map { segment throws(ServePathError) in
-      try ServePath.decode(segment)
-    }
-    signature = String(segments[0])
-    signedPart = String(raw.dropFirst(segments[0].utf8.count + 1))
+    let decoded: [String]
+    (signature, signedPart, decoded) = try ServePath.segments(
+      of: raw, shape: "/{signature}/{recipe}/{asset}.thumbhash")
     guard case .named(let recipe) = try RecipeRequest(parsing: decoded[1]) else {
       throw .malformed("an ad-hoc box has no placeholder; name a recipe of the configuration")
     }

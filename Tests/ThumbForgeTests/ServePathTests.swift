@@ -1,4 +1,5 @@
 import Testing
+import ThumbForgeTestSupport
 import Vips
 
 @testable import ThumbForge
@@ -77,5 +78,57 @@ struct ServePathTests {
       try ServePath("/s/tile/\(name)@2x.jpg")
     }
     _ = try ServePath("/s/tile/\(String(repeating: "a", count: 900))@2x.jpg")
+  }
+
+  @Test("placeholder paths: parsed like an image's, signed part as sent, ad-hoc boxes refused")
+  func placeholderPaths() throws {
+    let path = try #require(try PlaceholderPath("/sig/flag/Flags/United%20States.thumbhash"))
+    #expect(path.signature == "sig" && path.signedPart == "/flag/Flags/United%20States.thumbhash")
+    #expect(path.recipe == "flag" && path.asset == "Flags/United States")
+    #expect(try PlaceholderPath("/sig/flag/Flags/Italy@2x.png") == nil)
+    #expect(throws: ServePathError.self) { try PlaceholderPath("/sig/fill:10x10/A.thumbhash") }
+    #expect(throws: ServePathError.self) { try PlaceholderPath("/sig/flag/.thumbhash") }
+  }
+
+  /// Generated hostile paths ending in `.thumbhash`: each is refused, or names an asset whose
+  /// groups are plain segments (no empty, `.` or `..` one) and which holds no control
+  /// character or backslash.
+  @Test("generated hostile placeholder paths are refused or name a plain asset")
+  func hostilePlaceholderPaths() {
+    var random = PropertyRandom(seed: 0x7468_756d_6268)
+    let pieces = [
+      "a", "Flags", "..", ".", "%2E%2E", "%2F", "%5C", "\\", "%00", "%0A", "%", "%G1", "%C3",
+      "%C3%A9", "~dark", "@2x", "", "é", "\u{7F}", "%7F", " ", "%20",
+    ]
+    // Plain pieces weigh more, so that a good share of paths get past the checks.
+    let plain = ["a", "Italy", "Flags", "b-c", "é", "~dark"]
+    var accepted = 0
+    for _ in 0..<5000 {
+      let segments = (0..<random.int(1...5)).map { _ in
+        (0..<random.int(1...3)).map { _ in random.pick(random.chance(0.8) ? plain : pieces) }
+          .joined()
+      }
+      let raw =
+        "/" + random.pick(["unsafe", "sig", ""]) + "/" + segments.joined(separator: "/")
+        + ".thumbhash"
+      do {
+        guard let path = try PlaceholderPath(raw) else {
+          Issue.record("\(raw): not taken as a placeholder path")
+          continue
+        }
+        accepted += 1
+        // Groups are segments: never empty, `.` or `..`. The last part is a name to look up
+        // (`..` there is no segment, as for an image: no such asset, 404).
+        let parts = path.asset.split(separator: "/", omittingEmptySubsequences: false)
+        #expect(!parts.contains { $0.isEmpty }, "\(raw)")
+        #expect(!parts.dropLast().contains { $0 == "." || $0 == ".." }, "\(raw)")
+        #expect(
+          !path.asset.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" },
+          "\(raw)")
+      } catch {
+        #expect(!error.message.isEmpty)
+      }
+    }
+    #expect(accepted > 100)
   }
 }

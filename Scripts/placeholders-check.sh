@@ -14,7 +14,9 @@ venv=.build/placeholders-venv
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import thumbhash.decode, PIL' 2>/dev/null; then
   rm -rf "$venv"
   python3 -m venv "$venv" 2>/dev/null || { apt_install python3-venv && python3 -m venv "$venv"; }
-  "$venv/bin/pip" install -q thumbhash-python==1.0.1 Pillow
+  # The decoder needs only Pillow (its command-line part, which needs typer, is not used).
+  "$venv/bin/pip" install -q "Pillow>=8,<11"
+  "$venv/bin/pip" install -q --no-deps thumbhash-python==1.0.1
 fi
 
 work=$(mktemp -d)

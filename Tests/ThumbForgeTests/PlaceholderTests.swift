@@ -160,3 +160,38 @@ extension PlaceholderTests {
     #expect(try BuildEngine(options: check).run().stale.isEmpty)
   }
 }
+
+extension PlaceholderTests {
+  @Test("shards and merge record the placeholders one build does")
+  func shardsAndMerge() throws {
+    let harness = try RenderHarness(config: "placeholders: thumbhash\nmaster-scale: 2\n")
+    defer { harness.remove() }
+    for (index, name) in ["Alpha", "Beta", "Gamma", "Delta"].enumerated() {
+      try harness.add(
+        try TestImages.photo(width: 40 + 20 * index, height: 60), as: "\(name)@2x.png",
+        format: .png)
+    }
+    let out = harness.folder.deletingLastPathComponent().appendingPathComponent("out")
+    var options = BuildOptions(folder: harness.folder)
+    options.jobs = 1
+    options.output = out.appendingPathComponent("single/Assets.xcassets")
+    let single = try BuildEngine(options: options)
+    _ = try single.run()
+    let expected = try #require(try ManifestStore.read(at: single.workspace.manifest))
+    #expect(expected.imageSets.count == 4 && expected.imageSets.allSatisfy { $0.thumbHash != nil })
+
+    options.output = out.appendingPathComponent("merged/Assets.xcassets")
+    var parts: [URL] = []
+    for index in 1...2 {
+      var shard = options
+      shard.shard = try Shard(index: index, count: 2)
+      shard.part = out.appendingPathComponent("part-\(index)")
+      _ = try BuildEngine(options: shard).run()
+      parts.append(try #require(shard.part))
+    }
+    _ = try CatalogMerge.run(MergeOptions(parts: parts, output: options.output!))
+    let merged = try #require(
+      try ManifestStore.read(at: try BuildEngine(options: options).workspace.manifest))
+    #expect(merged.imageSets.map(\.thumbHash) == expected.imageSets.map(\.thumbHash))
+  }
+}

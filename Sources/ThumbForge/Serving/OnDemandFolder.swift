@@ -352,6 +352,13 @@ package struct OnDemandFolder: Sendable {
 
   /// Every output of `job`, each with its recipe.
   private static func work(of job: Job) -> [(Recipe, PlannedOutput)] {
-    job.imageSets.flatMap { set in set.outputs.map { (set.recipe, $0) } }
+    job.imageSets.flatMap { set in
+      set.outputs.map { output in
+        // Placeholders are the manifest's, made by builds: a render here would discard it.
+        var output = output
+        output.makesPlaceholder = false
+        return (set.recipe, output)
+      }
+    }
   }
 }

@@ -37,7 +37,9 @@ struct BuildCommand: ParsableCommand {
     name: .long, help: "Keep running and rebuild when the folder changes (polls once a second).")
   var watch = false
 
-  @Option(name: .long, help: "Also write a contact sheet PNG of every output to this file.")
+  @Option(
+    name: .long,
+    help: "Also write a contact sheet PNG of every output (and placeholder) to this file.")
   var contactSheet: String?
 
   @Option(name: .long, help: "Write Swift constants for every asset name to this file.")

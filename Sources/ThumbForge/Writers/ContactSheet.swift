@@ -8,12 +8,18 @@ enum ContactSheet {
   /// Renders the outputs listed in `manifest` (files under `catalog`) into a PNG at `url`.
   static func write(manifest: Manifest, catalog: URL, to url: URL, cell: Int = 180) throws {
     // Carried sets are the team's own files, some not images (colours, data).
-    let outputs = manifest.imageSets.filter { !$0.isCarried }.flatMap(\.outputs)
-    guard !outputs.isEmpty else { return }
+    let sets = manifest.imageSets.filter { !$0.isCarried }
+    guard sets.contains(where: { !$0.outputs.isEmpty }) else { return }
     let checker = try checkerboard(width: cell, height: cell - labelHeight)
     var tiles: [VipsImage] = []
-    for output in outputs {
-      tiles.append(try tile(for: output, catalog: catalog, cell: cell, checker: checker))
+    for set in sets {
+      for output in set.outputs {
+        tiles.append(try tile(for: output, catalog: catalog, cell: cell, checker: checker))
+      }
+      // After its files, the set's placeholder (`placeholders: thumbhash`) as an app shows it.
+      if let placeholder = try placeholderTile(of: set, cell: cell, checker: checker) {
+        tiles.append(placeholder)
+      }
     }
     let across = min(8, tiles.count)
     let sheet = try VipsImage.grid(
@@ -32,21 +38,50 @@ enum ContactSheet {
       path: catalog.appendingPathComponent(output.path).path, width: box.width,
       height: box.height, size: .down
     ).toSRGB8().addingAlpha()
-    let fitted = PixelSize(width: thumb.width, height: thumb.height)
-    // The checkerboard shows transparency.
-    var tile = try checker.composite(
-      thumb, mode: .over, x: (cell - fitted.width) / 2, y: (cell - labelHeight - fitted.height) / 2)
-    tile = try tile.embed(
-      x: 0, y: 0, width: cell, height: cell, extend: .background, background: [255, 255, 255, 255])
     let name = (output.path as NSString).lastPathComponent
     let folder = ((output.path as NSString).deletingLastPathComponent as NSString).lastPathComponent
       .replacingOccurrences(of: ".imageset", with: "")
-    let label = "\(escape(folder))\n\(escape(name)) \(output.width)x\(output.height)"
+    return try labelled(
+      thumb, "\(escape(folder))\n\(escape(name)) \(output.width)x\(output.height)", cell: cell,
+      checker: checker)
+  }
+
+  /// `image` centred on the checkerboard (which shows transparency) above `label` (markup).
+  private static func labelled(_ image: VipsImage, _ label: String, cell: Int, checker: VipsImage)
+    throws -> VipsImage
+  {
+    var tile = try checker.composite(
+      image, mode: .over, x: (cell - image.width) / 2, y: (cell - labelHeight - image.height) / 2)
+    tile = try tile.embed(
+      x: 0, y: 0, width: cell, height: cell, extend: .background, background: [255, 255, 255, 255])
     let text = try VipsImage.text(label, width: cell - 6, dpi: 60)
     let ink = try VipsImage.solid(width: text.width, height: text.height, color: [0, 0, 0])
       .bandjoin([text])
     // Made now: a lazy tile would hold its file's decoder until the whole sheet is written.
     return try tile.composite(ink, mode: .over, x: 3, y: cell - labelHeight + 2).copiedToMemory()
+  }
+
+  /// The set's ThumbHash decoded and stretched to its largest file's shape in the tile's box
+  /// (an app shows it at the image's size); nil without one.
+  private static func placeholderTile(of set: ManifestImageSet, cell: Int, checker: VipsImage)
+    throws -> VipsImage?
+  {
+    guard let text = set.thumbHash, let hash = Data(base64Encoded: text),
+      let picture = ThumbHash.decode(Array(hash)),
+      let largest = set.outputs.max(by: { $0.width * $0.height < $1.width * $1.height })
+    else { return nil }
+    let box = PixelSize(width: cell - 8, height: cell - labelHeight - 8)
+    let scale = min(
+      1, Double(box.width) / Double(largest.width), Double(box.height) / Double(largest.height))
+    let size = PixelSize(
+      width: max(1, Int((Double(largest.width) * scale).rounded())),
+      height: max(1, Int((Double(largest.height) * scale).rounded())))
+    let image = try VipsImage.pixels(
+      picture.rgba, width: picture.width, height: picture.height, bands: 4
+    ).resize(width: size.width, height: size.height, kernel: .linear)
+    let folder = ((set.folder as NSString).lastPathComponent as NSString).deletingPathExtension
+    return try labelled(
+      image, "\(escape(folder))\nplaceholder \(hash.count) bytes", cell: cell, checker: checker)
   }
 
   private static func checkerboard(width: Int, height: Int) throws -> VipsImage {

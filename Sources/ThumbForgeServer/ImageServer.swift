@@ -151,7 +151,7 @@ package final class ImageServer: Sendable {
     let placeholder: OnDemandFolder.Placeholder
     do {
       placeholder = try currentFolder.placeholder(asset: path.asset, recipe: path.recipe)
-    } catch let error as OnDemandError {
+    } catch {
       throw ServeFailure(error)
     }
     let body = Array(placeholder.json.utf8)

@@ -263,8 +263,7 @@ package struct OnDemandFolder: Sendable {
     guard config.placeholders != .none else {
       throw .noSuchOutput("the configuration makes no placeholders (placeholders: thumbhash)")
     }
-    guard let entry = previous[set.folder], entry.recipeHash == set.key,
-      entry.sources == job.source.manifestSources, let thumbHash = entry.thumbHash,
+    guard let entry = upToDateEntry(of: set, in: job), let thumbHash = entry.thumbHash,
       let size = SwiftAccessorGenerator.pointSize(of: entry)
     else {
       throw .noSuchOutput("\(set.folder) has no placeholder yet: run thumbforge build")
@@ -292,12 +291,20 @@ package struct OnDemandFolder: Sendable {
     }
   }
 
+  /// The last build's manifest entry of `set` when it is up to date: the same key and the
+  /// same masters (their hashes) as `job` plans now; nil otherwise.
+  private func upToDateEntry(of set: PlannedImageSet, in job: Job) -> ManifestImageSet? {
+    guard let entry = previous[set.folder], entry.recipeHash == set.key,
+      entry.sources == job.source.manifestSources
+    else { return nil }
+    return entry
+  }
+
   /// The output's bytes and their hash from the catalog when the last build's manifest lists
   /// it up to date (same key, same masters) and the file still has the recorded hash; `nil`
   /// otherwise.
   package func catalogBytes(for request: OnDemandRequest) -> (bytes: [UInt8], hash: String)? {
-    guard let entry = previous[request.set.folder], entry.recipeHash == request.set.key,
-      entry.sources == request.manifestSources,
+    guard let entry = upToDateEntry(of: request.set, in: request.job),
       let recorded = entry.outputs.first(where: { $0.path == request.output.path }),
       let data = FileManager.default.contents(
         atPath: workspace.catalog.appendingPathComponent(request.output.path).path),

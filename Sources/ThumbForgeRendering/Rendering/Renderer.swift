@@ -70,8 +70,9 @@ package struct Renderer: Sendable {
     return JobResult(files: files, problems: problems)
   }
 
-  /// `files` with the placeholders their plan asks of copied files, which were not decoded
-  /// to be rendered (a rendered file's is made from its pixels as it is encoded).
+  /// `files` with the placeholders their plan asks of copied files that no check decoded on
+  /// its own (those shipped from a decode shared with resizes); a rendered file's is made
+  /// from its pixels as it is encoded, a checked copy's from the check's decode.
   private func withPlaceholders(_ files: [RenderedFile]) throws(VipsError) -> [RenderedFile] {
     var files = files
     for index in files.indices
@@ -162,8 +163,14 @@ package struct Renderer: Sendable {
   {
     guard !copied.isEmpty else { return [] }
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-    let hash = try VerifiedCopy(master: master, failOn: failOn).check(bytes)
-    return try copyFiles(copied, of: master, bytes: bytes, hash: hash)
+    let (hash, placeholder) = try VerifiedCopy(master: master, failOn: failOn).check(
+      bytes, makingPlaceholder: copied.contains { $0.1.makesPlaceholder })
+    var files = try copyFiles(copied, of: master, bytes: bytes, hash: hash)
+    // A copy without metadata decodes to the same pixels (``withoutMetadata(_:)``).
+    for index in files.indices where files[index].output.makesPlaceholder {
+      files[index].placeholder = placeholder
+    }
+    return files
   }
 
   /// The files of `copied` from the master's checked `bytes`: as they are, or, for a master

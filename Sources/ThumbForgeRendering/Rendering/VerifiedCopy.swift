@@ -9,10 +9,14 @@ struct VerifiedCopy {
   let master: Master
   let failOn: FailOn
 
-  /// Checks `bytes` (the master file as read for copying) and returns their content hash.
+  /// Checks `bytes` (the master file as read for copying) and returns their content hash,
+  /// and, when `makingPlaceholder`, the ThumbHash of the pixels the check decoded (a copy
+  /// made an imageset's placeholder is not decoded a second time for it).
   /// - Throws: ``VipsError`` naming the master when the file changed since it was planned,
   ///   does not decode in full, or decodes to another size.
-  func check(_ bytes: [UInt8]) throws(VipsError) -> String {
+  func check(_ bytes: [UInt8], makingPlaceholder: Bool = false) throws(VipsError) -> (
+    hash: String, placeholder: [UInt8]?
+  ) {
     let hash = try planned(bytes)
     let image: VipsImage
     do {
@@ -26,7 +30,8 @@ struct VerifiedCopy {
     try checkSize(
       PixelSize(
         width: rotated ? image.height : image.width, height: rotated ? image.width : image.height))
-    return hash
+    // Random access: the pixels the check decoded are held, not decoded again.
+    return (hash, makingPlaceholder ? try Placeholder.thumbHash(of: image.autoRotated()) : nil)
   }
 
   /// Checks `bytes` as ``check(_:)`` does, with the decode that also feeds the master's

@@ -1,10 +1,6 @@
 #include "CVipsHelpers.h"
 
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
 
 int cvips_is_header_field(const char *name) {
   static const char *const fields[] = {"width",          "height",  "bands",   "format",
@@ -40,21 +36,6 @@ VipsImage *cvips_image_new_memory_bands(VipsImage *like, int width, int height, 
     g_object_unref(out);
     return NULL;
   }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  /* Buffers this large are mapped afresh for every image (the allocator's mmap threshold
-   * is 16 MB) and faulted in page by page as rows are written; asking for transparent huge
-   * pages (where the system allows them, as Debian's default "madvise" mode does) makes
-   * that a fault per 2 MB. A hint only: nothing changes where it is refused. The range is
-   * aligned to the system's page size (16 or 64 KB on some arm64 kernels, not 4 KB). */
-  size_t bytes = VIPS_IMAGE_SIZEOF_IMAGE(out);
-  long page_size = sysconf(_SC_PAGESIZE);
-  if (bytes >= ((size_t)16 << 20) && page_size > 0) {
-    uintptr_t page = (uintptr_t)page_size;
-    uintptr_t start = ((uintptr_t)out->data + page - 1) & ~(page - 1);
-    uintptr_t end = ((uintptr_t)out->data + bytes) & ~(page - 1);
-    if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-  }
-#endif
   return out;
 }
 

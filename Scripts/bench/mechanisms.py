@@ -3,7 +3,7 @@
 each mechanism, recorded as Scripts/bench/results/mechanisms.json (via record.py), or with
 --instructions their instruction counts under callgrind, as mechanism-instructions.json.
 
-    mechanisms.py [--runs N] [--instructions] --binary BIN --base COMMIT [--record]
+    mechanisms.py [--runs N] [--instructions | --memory] --binary BIN --base COMMIT [--record]
                   [--name RESULT] --workload NAME=CORPUS[:MODE] ... KNOB...
     mechanisms.py --summarise FILE     figures and verdicts again from FILE's repetitions
 
@@ -17,7 +17,9 @@ Timed (the default): each round runs, for every knob in a shuffled order, the bi
 every mechanism on and with the knob, back to back (which first alternates from round to
 round), so each pair sees the same machine (earlier outputs are moved aside and deleted between
 rounds); a knob's figure is the median over rounds of
-(time with the knob off ÷ time with it on), for wall and for CPU (user + system) time.
+(time with the knob off ÷ time with it on), for wall and for CPU (user + system) time, and
+with --memory for the build's peak resident set (`peak`, for mechanisms that give memory
+back).
 With --instructions each round counts the instructions of one build with every mechanism
 on and one per knob (callgrind, every thread together): the work a mechanism saves,
 whatever the machine's load, but not what it gains by running work side by side.
@@ -93,13 +95,13 @@ def failed(knob, command, result):
 
 
 def timed(binary, knob, corpus, out, mode):
-    """One build: (wall s, CPU s). `knob` None runs with every mechanism on."""
+    """One build: (wall s, CPU s, peak MB). `knob` None runs with every mechanism on."""
     env = prepare(knob, out, mode)
     command = [other_binary(knob) or binary, "build", corpus, "-q", "-o", os.path.join(out, "Assets.xcassets")]
-    wall, cpu, result = runs.timed_run(command, env)
+    wall, cpu, result, peak = runs.timed_run(command, env)
     if result.returncode != 0:
         failed(knob, command, result)
-    return wall, cpu
+    return wall, cpu, peak
 
 
 def counted(binary, knob, corpus, out, mode):
@@ -134,9 +136,11 @@ def verdict(cells, timed=True):
     return "cannot tell"
 
 
-def note(instructions, rounds):
+def note(instructions, rounds, memory=False):
     """The line under the table: what a figure is and what `pays` says."""
     what = ("instructions with the mechanism off ÷ with it on (callgrind)" if instructions
+            else "time (and with `peak`, the peak resident set) with the mechanism off ÷ "
+            "with it on, paired runs" if memory
             else "time with the mechanism off ÷ time with it on, paired runs")
     spread = "its 98 % interval" if rounds >= 7 else "the range of the rounds"
     return (f"{what}, median of {rounds} rounds with {spread} (above 1: the mechanism saves "
@@ -156,14 +160,16 @@ def summarise(path):
                 row[key] = record.ratio_figure(cell["reps"], 4 if instructions else 3)
         row.pop("pays", None)
         row["pays"] = verdict([c for c in row.values() if isinstance(c, dict)], not instructions)
-    table["note"] = note(instructions, doc["parameters"]["runs"])
+    memory = any(key.endswith(" peak") for row in table["rows"].values() for key in row)
+    table["note"] = note(instructions, doc["parameters"]["runs"], memory)
     record.write(doc, path)
 
 
 def write_result(args, knobs, workloads, ratios, base, binary, rounds):
     """The document of the first `rounds` rounds, written to bench-work/results/mechanisms.json:
     (its path, the rows by knob)."""
-    measures = ["instructions"] if args.instructions else ["wall", "CPU"]
+    measures = (["instructions"] if args.instructions
+                else ["wall", "CPU", "peak"] if args.memory else ["wall", "CPU"])
     rows = {}
     for knob in knobs:
         row = {}
@@ -181,9 +187,10 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
     table = {
         "key": "mechanism off",
         "rows": rows,
-        "note": note(args.instructions, rounds),
+        "note": note(args.instructions, rounds, args.memory),
     }
-    unit = "instructions" if args.instructions else "seconds"
+    unit = ("instructions" if args.instructions
+            else "seconds, peak MB" if args.memory else "seconds")
     baseline = {"key": "all mechanisms on", "rows": {unit: base_row}}
     about = record.info(thumbforge=binary)
     # The binary is the base commit with the switches, not this checkout's sources.
@@ -201,6 +208,7 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
         else "What each speed mechanism gains",
         "Scripts/bench/mechanisms.py --runs %d%s --binary BIN --base COMMIT %s %s"
         % (rounds, (" --instructions" if args.instructions else "")
+           + (" --memory" if args.memory else "")
            + (f" --name {args.name}" if args.name else ""), " ".join(f"--workload {s}" for s in args.workload),
            " ".join(f"{knob_name(k)}=BIN" if other_binary(k) else k for k in knobs)),
         {"mechanisms": table, "baseline": baseline},
@@ -219,6 +227,8 @@ def main():
     parser.add_argument("--record", action="store_true", help="make this run the baseline")
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions under callgrind instead of timing")
+    parser.add_argument("--memory", action="store_true",
+                        help="also compare each build's peak resident set (`peak`)")
     parser.add_argument("--seed", type=int, default=1, help="the knobs' order in each round")
     parser.add_argument("--name", help="the result file's name (default: mechanisms, or "
                         "mechanism-instructions with --instructions), for a run of some knobs again")
@@ -256,7 +266,7 @@ def main():
                                check=True)
                 knobs[i] = f"{knob_name(knob)}={copy}"
     rng = random.Random(args.seed)
-    width = 1 if args.instructions else 2
+    width = 1 if args.instructions else 3 if args.memory else 2
     ratios = {(w, k): [[] for _ in range(width)] for w, _, _ in workloads for k in knobs}
     base = {w: [[] for _ in range(width)] for w, _, _ in workloads}
     for name, corpus, mode in workloads:

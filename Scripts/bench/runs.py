@@ -7,7 +7,6 @@ others were deleted costs more (see bench.sh's trash). The trash is emptied by t
 between timed sections.
 """
 import os
-import resource
 import subprocess
 import time
 
@@ -20,13 +19,16 @@ def move_aside(path, trash):
 
 
 def timed_run(command, env=None):
-    """Runs `command` (stdout discarded, stderr kept) and waits for it: (wall s, CPU s of it
-    and its children, the CompletedProcess). One at a time: the CPU time is the difference of
-    this process's RUSAGE_CHILDREN around the run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Runs `command` (stdout discarded, stderr kept) and waits for it: (wall s, CPU s, the
+    CompletedProcess, peak MB). CPU time and the peak resident set are the child's own
+    (os.wait4's rusage: GNU time's %U + %S and %M)."""
     start = time.perf_counter()
-    result = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    stderr = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, result
+    child.returncode = os.waitstatus_to_exitcode(status)
+    child.stderr.close()
+    result = subprocess.CompletedProcess(command, child.returncode, None, stderr)
+    cpu = usage.ru_utime + usage.ru_stime
+    return wall, cpu, result, usage.ru_maxrss / 1024

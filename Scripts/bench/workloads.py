@@ -80,7 +80,7 @@ def timed(command, out):
     discard(out)
     os.makedirs(out)
     os.sync()
-    wall, cpu, result = runs.timed_run(command)
+    wall, cpu, result, _ = runs.timed_run(command)
     if result.returncode != 0:
         sys.exit(f"workloads.py: {' '.join(command)}: exit {result.returncode}: "
                  f"{result.stderr.decode()[-400:]}")

@@ -4,6 +4,8 @@
     gen_corpus.py photos OUT --count N [--src DIR]   12–24 MP JPEGs (q90), landscape and portrait
     gen_corpus.py svgs OUT --count N                  flag-like SVG masters (150x100 pt)
     gen_corpus.py tiny OUT --count N                  16x16 PNGs in folders of 100
+    gen_corpus.py per-scale OUT --count N             N/2 icons drawn at @2x and @3x (noise,
+                                                      40–60 pt): PNGs shipped as they are
 
 Photos are mosaics of upscaled, cropped, flipped and re-toned crops of the real photos in
 --src (the snowseeker corpus), with a little seeded sensor-like noise so they compress like
@@ -180,15 +182,42 @@ def cmd_tiny(args):
     print(f"gen_corpus: {args.count} tiny 16x16 PNG sources in {args.out}")
 
 
+def cmd_per_scale(args):
+    stamp = os.path.join(args.out, ".gen")
+    want = f"per-scale v{GEN_VERSION} seed={args.seed} count={args.count}"
+    if os.path.exists(stamp) and open(stamp).read().strip() == want:
+        print(f"gen_corpus: {args.count} per-scale masters in {args.out} (cached)")
+        return
+    shutil.rmtree(args.out, ignore_errors=True)
+    rng = random.Random(args.seed)
+    # Noise: the costliest PNG to decode for its size, so the check's decode shows.
+    base = pyvips.Image.gaussnoise(720, 720, sigma=60, mean=128, seed=args.seed)
+    base = base.bandjoin([base.rot90(), base.rot180()]).cast("uchar").copy(interpretation="srgb")
+    base = base.copy_memory()
+    for i in range(args.count // 2):
+        folder = os.path.join(args.out, f"g{i // 50:03d}")
+        os.makedirs(folder, exist_ok=True)
+        points = rng.randrange(40, 61)
+        x, y = rng.randrange(0, 720 - 3 * points), rng.randrange(0, 720 - 3 * points)
+        for scale in (2, 3):
+            tile = base.crop(x, y, points * scale, points * scale)
+            tile.pngsave(os.path.join(folder, f"icon-{i:05d}@{scale}x.png"), strip=True)
+    with open(stamp, "w") as f:
+        f.write(want + "\n")
+    print(f"gen_corpus: {args.count} per-scale PNG masters in {args.out}")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["photos", "svgs", "tiny"])
+    ap.add_argument("what", choices=["photos", "svgs", "tiny", "per-scale"])
     ap.add_argument("out")
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--src")
     ap.add_argument("--seed", type=int, default=6)
     args = ap.parse_args()
-    {"photos": cmd_photos, "svgs": cmd_svgs, "tiny": cmd_tiny}[args.what](args)
+    commands = {"photos": cmd_photos, "svgs": cmd_svgs, "tiny": cmd_tiny,
+                "per-scale": cmd_per_scale}
+    commands[args.what](args)
 
 
 if __name__ == "__main__":

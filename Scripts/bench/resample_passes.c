@@ -1,6 +1,6 @@
 /* The resampler's passes side by side: one RGB photo resized with the portable,
  * AVX2 and widest (AVX-512 where the CPU has it) passes, best of N runs each, and whether
- * all three give the same bytes. Built and run by Scripts/bench/resample-passes.sh. */
+ * all three give the same bytes. Built and run by Scripts/bench/resample_passes.py. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where a ThumbForge build's time goes, by stage.
 
-    stages.py FOLDER --thumbforge BIN [--reps N] [--frequency HZ] [--json FILE]
+    stages.py --thumbforge BIN --corpus NAME=FOLDER ... [--reps N] [--frequency HZ] [--record]
 
-Builds FOLDER into an empty catalog under `perf record --call-graph dwarf` (Debian's
+Builds each FOLDER into an empty catalog under `perf record --call-graph dwarf` (Debian's
 linux-perf; run as root or with kernel.perf_event_paranoid <= 1) and gives every CPU sample
 to the stage of the innermost frame on its stack that names one (the table STAGES below:
 exported function names of libjpeg-turbo, libpng/zlib, libvips, lcms2, BoringSSL, glibc and
@@ -19,10 +19,15 @@ profiled run is one build; perf's DWARF unwinding slows it, not the shares much.
 libvips evaluates lazily: a mask or flatten is computed while the encoder pulls its rows,
 inside the encode's stack, but under its own libvips function (vips_composite…), which
 is the innermost named frame, so it counts as shaping, not encoding.
+
+With pyvips (bench-work/venv/bin/python) and `djpeg` (libjpeg-turbo-progs), the table
+`decode` sets ThumbForge's JPEG decode stage beside decoding the same masters in full by
+libvips alone and by libjpeg-turbo alone. The result is Scripts/bench/results/stages.json
+(record.py), written to bench-work/results/
+and compared with the baseline, or made the baseline with --record.
 """
 import argparse
 import collections
-import json
 import os
 import re
 import resource
@@ -32,6 +37,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import record
 
 # (stage, pattern on a frame's symbol): the first stage whose pattern matches, walking a
 # stack from its innermost frame outwards, takes the sample.
@@ -188,44 +195,151 @@ def profile(binary, folder, work, frequency):
     return samples(script, binary)
 
 
+def measure(binary, folder, reps, frequency):
+    """One corpus: (wall s of each rep, CPU s of each rep, CPU s by stage)."""
+    work = tempfile.mkdtemp(prefix="thumbforge-profile-")
+    try:
+        counts = profile(binary, folder, work, frequency)
+        runs = [build(binary, folder, os.path.join(work, f"run{rep}")) for rep in range(reps)]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    cpu = statistics.median(run[1] for run in runs)
+    total = sum(counts.values()) or 1
+    return ([run[0] for run in runs], [run[1] for run in runs],
+            {stage: cpu * count / total for stage, count in counts.items()})
+
+
+def table(measured, cores):
+    """The result's tables: a row a stage, columns `NAME: s` (CPU s) and `NAME: share %` (of
+    wall × cores) for each corpus; and a row a corpus with its builds' wall and CPU time."""
+    order = ["decode: JPEG", "decode: PNG", "decode: vector (SVG/PDF)", "resize",
+             "shape: mask, composite, colour", "encode: JPEG", "encode: PNG", JPEG_UNRESOLVED,
+             "hashing (SHA-256)", "file reads", "file writes", "start-up (loader, runtime)",
+             SWIFT, "libvips and GLib: operation set-up, pipelines",
+             "kernel: page faults, clearing fresh pages", "thread hand-offs (futex)",
+             "kernel: other system calls", "kernel: other", OTHER]
+    assert set(order) >= {name for name, _ in STAGES}
+    rows = {stage: {} for stage in order}
+    waiting_name = f"**waiting**: cores idle (wall × {cores} − CPU)"
+    rows[waiting_name] = {}
+    builds = {}
+    for name, (walls, cpus, stages) in measured.items():
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        budget = wall * cores
+        for stage in order:
+            seconds = stages.get(stage, 0.0)
+            rows[stage][f"{name}: s"] = record.sig(seconds)
+            rows[stage][f"{name}: share %"] = round(100 * seconds / budget, 1)
+        waiting = max(0.0, budget - cpu)
+        rows[waiting_name][f"{name}: s"] = record.sig(waiting)
+        rows[waiting_name][f"{name}: share %"] = round(100 * waiting / budget, 1)
+        builds[name] = {"wall s": record.figure(walls, digits=3),
+                        "CPU s": record.figure(cpus, digits=3),
+                        f"wall × {cores} cores, s": record.sig(budget)}
+    for stage in order:  # a stage no corpus has
+        if all(v == 0 for k, v in rows[stage].items() if k.endswith(": s")):
+            del rows[stage]
+    return ({"key": "stage", "rows": rows,
+             "note": f"each stage's CPU time (shares from one profiled build, scaled to the "
+                     f"median CPU time of the unprofiled builds); share of wall time × {cores} "
+                     f"cores"},
+            {"key": "corpus", "rows": builds,
+             "note": "the builds run without perf: medians of their wall and CPU time"})
+
+
+def jpeg_masters(folder):
+    """The JPEG files under `folder`, sorted."""
+    found = []
+    for root, _, names in os.walk(folder):
+        found += [os.path.join(root, n) for n in names if n.lower().endswith((".jpg", ".jpeg"))]
+    return sorted(found)
+
+
+def process_cpu(command):
+    """The CPU seconds of one run of `command` (its own, from wait4)."""
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        sys.exit(f"stages.py: {' '.join(command)} exited {child.returncode}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def decodes(folder, reps):
+    """CPU s to decode every JPEG master of `folder` in full, each rep: by libvips in this
+    process (one thread, as the floor decodes, floor.py), and by libjpeg-turbo alone (`djpeg`
+    to /dev/null, one process a photo, the best of 3 runs of each). None without pyvips or
+    djpeg; (None, None) without JPEG masters."""
+    photos = jpeg_masters(folder)
+    if not photos:
+        return None, None
+    libvips = djpeg = None
+    try:
+        os.environ.setdefault("VIPS_CONCURRENCY", "1")
+        import pyvips
+        libvips = []
+        for _ in range(reps):
+            start = time.process_time()
+            for photo in photos:
+                pyvips.Image.new_from_file(photo, access="sequential").avg()
+            libvips.append(time.process_time() - start)
+    except ImportError:
+        print("stages.py: no pyvips (run with bench-work/venv/bin/python): no libvips decode",
+              file=sys.stderr)
+    if shutil.which("djpeg"):
+        djpeg = [sum(min(process_cpu(["djpeg", "-outfile", "/dev/null", photo])
+                         for _ in range(3)) for photo in photos) for _ in range(reps)]
+    else:
+        print("stages.py: no djpeg (apt-get install libjpeg-turbo-progs)", file=sys.stderr)
+    return libvips, djpeg
+
+
+def decode_table(measured, decoded):
+    """Decoding each corpus's JPEG masters: libvips alone, libjpeg-turbo alone, and
+    ThumbForge's JPEG decode stage; a column a corpus with JPEG masters."""
+    rows = {"libvips (the floor's decode)": {},
+            "libjpeg-turbo alone (`djpeg` to `/dev/null`, one process a photo, best of 3)": {},
+            "ThumbForge's decode stage": {}}
+    for name, (libvips, djpeg, count) in decoded.items():
+        if not count:
+            continue
+        column = f"{name}: {count} JPEGs, CPU s"
+        labels = list(rows)
+        rows[labels[0]][column] = record.figure(libvips, digits=3) if libvips else None
+        rows[labels[1]][column] = record.figure(djpeg, digits=3) if djpeg else None
+        rows[labels[2]][column] = record.sig(measured[name][2].get("decode: JPEG", 0.0))
+    return {"key": "decoding the JPEG masters", "rows": rows,
+            "note": "CPU seconds, medians; libvips and libjpeg-turbo decode every master in "
+                    "full, ThumbForge shrinks on load where its outputs allow"}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder")
-    parser.add_argument("--thumbforge", metavar="BIN", required=True)
+    record.corpus_options(parser, "a folder to build")
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--frequency", type=int, default=2999)
-    parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     if not shutil.which("perf"):
         sys.exit("stages.py: perf is missing (apt-get install linux-perf)")
-    folder = os.path.abspath(args.folder)
     cores = os.cpu_count() or 1
-    work = tempfile.mkdtemp(prefix="thumbforge-profile-")
-    try:
-        counts = profile(args.thumbforge, folder, work, args.frequency)
-        runs = [build(args.thumbforge, folder, os.path.join(work, f"run{rep}"))
-                for rep in range(args.reps)]
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    wall = statistics.median(run[0] for run in runs)
-    cpu = statistics.median(run[1] for run in runs)
-    total = sum(counts.values()) or 1
-    stages = {stage: cpu * count / total for stage, count in counts.most_common()}
-    waiting = max(0.0, wall * cores - cpu)
-    report = {"folder": args.folder, "cores": cores, "reps": args.reps, "wall_s": wall,
-              "cpu_s": cpu, "stages_cpu_s": stages,
-              "waiting_core_s": waiting}
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(report, out, indent=1)
-    print(f"{args.folder}: wall {wall:.3f} s, CPU {cpu:.3f} s on {cores} cores "
-          f"(medians of {args.reps}); shares from one profiled build")
-    budget = wall * cores
-    for stage, seconds in stages.items():
-        print(f"  {stage:48} {seconds:7.3f} CPU s  {100 * seconds / budget:5.1f} %")
-    print(f"  {'waiting (cores idle: wall x cores - CPU)':48} {waiting:7.3f} core s "
-          f"{100 * waiting / budget:5.1f} %")
+    binary = os.path.abspath(args.thumbforge)
+    measured, decoded = {}, {}
+    for name, folder in record.corpora(args.corpus):
+        measured[name] = measure(binary, os.path.abspath(folder), args.reps, args.frequency)
+        libvips, djpeg = decodes(os.path.abspath(folder), args.reps)
+        decoded[name] = (libvips, djpeg, len(jpeg_masters(os.path.abspath(folder))))
+        walls, cpus, _ = measured[name]
+        print(f"{name}: wall {statistics.median(walls):.3f} s, CPU {statistics.median(cpus):.3f} s "
+              f"(medians of {args.reps})", file=sys.stderr)
+    doc = record.document(
+        "stages", "Where a build's time goes, by stage",
+        record.corpus_command("stages.py", args.corpus, f" --reps {args.reps}"),
+        {**dict(zip(("stages", "builds"), table(measured, cores))),
+         "decode": decode_table(measured, decoded)},
+        parameters={"reps": args.reps, "frequency": args.frequency, "cores": cores},
+        about=record.info(thumbforge=binary))
+    return record.finish(doc, args.record)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -20,10 +20,12 @@
 # Exits non-zero on any failure; prints a summary with the figures.
 #
 #   [THUMBFORGE_BIN=PATH] Scripts/replicas-check.sh [--duration S] [--connections C] [--keep]
+#                                                   [--json FILE]
 #
 # --duration: the load run in seconds (default 8; SIGTERM after 40% of it); --connections:
 # wrk's connections to nginx (default 16); --keep: keep the temporary folder (logs, nginx
-# configuration) and print where it is.
+# configuration) and print where it is; --json: append (c)'s figures to FILE as one JSON line
+# (Scripts/bench/replicas.py records them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -33,11 +35,13 @@ command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 DURATION=8
 CONNECTIONS=16
 KEEP=0
+JSON=
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION=$2; shift ;;
     --connections) CONNECTIONS=$2; shift ;;
     --keep) KEEP=1 ;;
+    --json) JSON=$2; shift ;;
     -h|--help) script_help "$0"; exit 0 ;;
     *) echo "replicas-check.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
@@ -267,6 +271,9 @@ echo "  (a) spread:   $SPREAD_N distinct renders → replica 1: ${spread[0]}, re
 echo "  (b) cache:    1st $first, 2nd $second; If-None-Match → $conditional; after max-age → $revalidated"
 echo "  (d) signed:   refused paths:$refused_report (reached a replica: $reached); forged signature → $forged_code"
 echo "  (c) SIGTERM:  $requests requests at $rps/s, non-2xx/3xx $status_errors, socket errors $socket_errors, retried $retried, $finished_after finished while draining, replica exit $replica_status in ${stop_seconds}s"
+if [ -n "$JSON" ]; then
+  echo "{\"connections\": $CONNECTIONS, \"seconds\": $DURATION, \"requests\": $requests, \"rps\": $rps, \"non_2xx_3xx\": $status_errors, \"socket_errors\": $socket_errors, \"retried\": $retried, \"answered_while_draining\": $finished_after, \"replica_exit\": $replica_status, \"stop_seconds\": $stop_seconds, \"failures\": $FAILURES}" >>"$JSON"
+fi
 if [ "$FAILURES" -ne 0 ]; then
   echo "replicas-check: $FAILURES check(s) failed" >&2
   KEEP=1

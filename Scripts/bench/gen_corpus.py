@@ -161,50 +161,46 @@ def cmd_svgs(args):
     print(f"gen_corpus: {args.count} SVG masters in {args.out}")
 
 
-def cmd_tiny(args):
+def noise_icons(args, kind, what, side, draw):
+    """The tiny and per-scale corpora: kept when its stamp says it was made with these
+    settings; else `draw(base, rng)` writes it from a seeded RGB noise square of `side`
+    pixels (noise: the costliest PNG to decode for its size)."""
     stamp = os.path.join(args.out, ".gen")
-    want = f"tiny v{GEN_VERSION} seed={args.seed} count={args.count}"
+    want = f"{kind} v{GEN_VERSION} seed={args.seed} count={args.count}"
     if os.path.exists(stamp) and open(stamp).read().strip() == want:
-        print(f"gen_corpus: {args.count} tiny sources in {args.out} (cached)")
+        print(f"gen_corpus: {args.count} {what} in {args.out} (cached)")
         return
     shutil.rmtree(args.out, ignore_errors=True)
     rng = random.Random(args.seed)
-    base = pyvips.Image.gaussnoise(16 * 64, 16 * 64, sigma=60, mean=128, seed=args.seed)
+    base = pyvips.Image.gaussnoise(side, side, sigma=60, mean=128, seed=args.seed)
     base = base.bandjoin([base.rot90(), base.rot180()]).cast("uchar").copy(interpretation="srgb")
-    base = base.copy_memory()
-    for i in range(args.count):
-        folder = os.path.join(args.out, f"g{i // 100:03d}")
-        os.makedirs(folder, exist_ok=True)
-        x, y = rng.randrange(0, 63) * 16, rng.randrange(0, 63) * 16
-        base.crop(x, y, 16, 16).pngsave(os.path.join(folder, f"icon-{i:05d}.png"), strip=True)
+    draw(base.copy_memory(), rng)
     with open(stamp, "w") as f:
         f.write(want + "\n")
-    print(f"gen_corpus: {args.count} tiny 16x16 PNG sources in {args.out}")
+    print(f"gen_corpus: {args.count} {what} in {args.out}")
+
+
+def cmd_tiny(args):
+    def draw(base, rng):
+        for i in range(args.count):
+            folder = os.path.join(args.out, f"g{i // 100:03d}")
+            os.makedirs(folder, exist_ok=True)
+            x, y = rng.randrange(0, 63) * 16, rng.randrange(0, 63) * 16
+            base.crop(x, y, 16, 16).pngsave(os.path.join(folder, f"icon-{i:05d}.png"), strip=True)
+    noise_icons(args, "tiny", "tiny 16x16 PNG sources", 16 * 64, draw)
 
 
 def cmd_per_scale(args):
-    stamp = os.path.join(args.out, ".gen")
-    want = f"per-scale v{GEN_VERSION} seed={args.seed} count={args.count}"
-    if os.path.exists(stamp) and open(stamp).read().strip() == want:
-        print(f"gen_corpus: {args.count} per-scale masters in {args.out} (cached)")
-        return
-    shutil.rmtree(args.out, ignore_errors=True)
-    rng = random.Random(args.seed)
-    # Noise: the costliest PNG to decode for its size, so the check's decode shows.
-    base = pyvips.Image.gaussnoise(720, 720, sigma=60, mean=128, seed=args.seed)
-    base = base.bandjoin([base.rot90(), base.rot180()]).cast("uchar").copy(interpretation="srgb")
-    base = base.copy_memory()
-    for i in range(args.count // 2):
-        folder = os.path.join(args.out, f"g{i // 50:03d}")
-        os.makedirs(folder, exist_ok=True)
-        points = rng.randrange(40, 61)
-        x, y = rng.randrange(0, 720 - 3 * points), rng.randrange(0, 720 - 3 * points)
-        for scale in (2, 3):
-            tile = base.crop(x, y, points * scale, points * scale)
-            tile.pngsave(os.path.join(folder, f"icon-{i:05d}@{scale}x.png"), strip=True)
-    with open(stamp, "w") as f:
-        f.write(want + "\n")
-    print(f"gen_corpus: {args.count} per-scale PNG masters in {args.out}")
+    def draw(base, rng):
+        for i in range(args.count // 2):
+            folder = os.path.join(args.out, f"g{i // 50:03d}")
+            os.makedirs(folder, exist_ok=True)
+            points = rng.randrange(40, 61)
+            x, y = rng.randrange(0, 720 - 3 * points), rng.randrange(0, 720 - 3 * points)
+            for scale in (2, 3):
+                tile = base.crop(x, y, points * scale, points * scale)
+                tile.pngsave(os.path.join(folder, f"icon-{i:05d}@{scale}x.png"), strip=True)
+    noise_icons(args, "per-scale", "per-scale PNG masters", 720, draw)
 
 
 def main():

@@ -58,9 +58,9 @@ def source(doc, name):
                                              " ".join(m.get("cpu_flags") or [])) if x)
         about = "; ".join(x for x in (version and f"ThumbForge {version}", machine) if x)
         return f"From {path}: {doc['provenance']}" + (f" ({about})." if about else ".")
-    m = doc["machine"]
-    return (f"From {path}: `{doc['command']}`, ThumbForge {doc['tools'].get('thumbforge')}, "
-            f"{m['cores']} cores.")
+    m, version = doc["machine"], doc["tools"].get("thumbforge")
+    tool = f"ThumbForge {version}, " if version else ""
+    return f"From {path}: `{doc['command']}`, {tool}{m['cores']} cores."
 
 
 def table(doc, name, key):

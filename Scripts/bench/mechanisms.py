@@ -165,16 +165,34 @@ def summarise(path):
     record.write(doc, path)
 
 
+def measures(args):
+    """What each build of the run gives: its instructions, or its wall and CPU time (and
+    with --memory its peak resident set)."""
+    if args.instructions:
+        return ["instructions"]
+    return ["wall", "CPU", "peak"] if args.memory else ["wall", "CPU"]
+
+
+def ab_about(binary, base, patched=True):
+    """The machine and tools of a run of `binary`, built from `base` (with the switches
+    patch applied when `patched`)."""
+    about = record.info(thumbforge=binary)
+    # The binary is the base commit with the switches, not this checkout's sources.
+    about["tools"]["thumbforge_commit"] = base
+    if patched:
+        about["tools"]["thumbforge_sources_modified"] = "Scripts/bench/ab-switches.patch applied"
+    return about
+
+
 def write_result(args, knobs, workloads, ratios, base, binary, rounds):
     """The document of the first `rounds` rounds, written to bench-work/results/mechanisms.json:
     (its path, the rows by knob)."""
-    measures = (["instructions"] if args.instructions
-                else ["wall", "CPU", "peak"] if args.memory else ["wall", "CPU"])
+    names = measures(args)
     rows = {}
     for knob in knobs:
         row = {}
         for name, _, _ in workloads:
-            for i, measure in enumerate(measures):
+            for i, measure in enumerate(names):
                 row[f"{name} {measure}"] = record.ratio_figure(
                     ratios[(name, knob)][i], 4 if args.instructions else 3)
         row["pays"] = verdict(
@@ -182,7 +200,7 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
         rows[knob_name(knob)] = row
     base_row = {}
     for name, _, _ in workloads:
-        for i, measure in enumerate(measures):
+        for i, measure in enumerate(names):
             base_row[f"{name} {measure}"] = record.figure(base[name][i], digits=3)
     table = {
         "key": "mechanism off",
@@ -192,12 +210,9 @@ def write_result(args, knobs, workloads, ratios, base, binary, rounds):
     unit = ("instructions" if args.instructions
             else "seconds, peak MB" if args.memory else "seconds")
     baseline = {"key": "all mechanisms on", "rows": {unit: base_row}}
-    about = record.info(thumbforge=binary)
-    # The binary is the base commit with the switches, not this checkout's sources.
-    about["tools"]["thumbforge_commit"] = args.base
-    if any(not other_binary(k) for k in knobs):
-        about["tools"]["thumbforge_sources_modified"] = "Scripts/bench/ab-switches.patch applied"
-    else:
+    patched = any(not other_binary(k) for k in knobs)
+    about = ab_about(binary, args.base, patched)
+    if not patched:
         about["tools"]["compared_with"] = "each knob's binary: the sources of the commit " \
             "after this one, built the same way"
     described = ", ".join(f"{n} ({os.path.basename(c)}, {m})" for n, c, m in workloads)
@@ -266,7 +281,7 @@ def main():
                                check=True)
                 knobs[i] = f"{knob_name(knob)}={copy}"
     rng = random.Random(args.seed)
-    width = 1 if args.instructions else 3 if args.memory else 2
+    width = len(measures(args))
     ratios = {(w, k): [[] for _ in range(width)] for w, _, _ in workloads for k in knobs}
     base = {w: [[] for _ in range(width)] for w, _, _ in workloads}
     for name, corpus, mode in workloads:

@@ -64,14 +64,10 @@ def main():
         rows = {}
         for size, label in RESIZES:
             runs = [run_once(program, size) for _ in range(args.reps)]
-            row = {}
-            for column in ("portable", "AVX2"):
-                row[column] = record.figure([r[column] for r in runs], of=min, digits=3)
-            if "AVX-512" in runs[0]:
-                row["AVX-512"] = record.figure([r["AVX-512"] for r in runs], of=min, digits=3)
-            else:
-                row["AVX-512"] = "not on this CPU"
-            rows[label] = row
+            rows[label] = {
+                column: record.figure([r[column] for r in runs], of=min, digits=3)
+                if column in runs[0] else "not on this CPU"
+                for column in ("portable", "AVX2", "AVX-512")}
     finally:
         shutil.rmtree(work, ignore_errors=True)
     doc = record.document(

@@ -23,8 +23,8 @@ is the innermost named frame, so it counts as shaping, not encoding.
 With pyvips (bench-work/venv/bin/python) and `djpeg` (libjpeg-turbo-progs), the table
 `decode` sets ThumbForge's JPEG decode stage beside decoding the same masters in full by
 libvips alone and by libjpeg-turbo alone. The result is Scripts/bench/results/stages.json
-(record.py), written to bench-work/results/
-and compared with the baseline, or made the baseline with --record.
+(record.py), written to bench-work/results/ and compared with the baseline, or made the
+baseline with --record.
 """
 import argparse
 import collections
@@ -39,6 +39,7 @@ import tempfile
 import time
 
 import record
+import runs
 
 # (stage, pattern on a frame's symbol): the first stage whose pattern matches, walking a
 # stack from its innermost frame outwards, takes the sample.
@@ -257,20 +258,17 @@ def jpeg_masters(folder):
 
 def process_cpu(command):
     """The CPU seconds of one run of `command` (its own, from wait4)."""
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        sys.exit(f"stages.py: {' '.join(command)} exited {child.returncode}")
-    return usage.ru_utime + usage.ru_stime
+    _, cpu, result, _ = runs.timed_run(command)
+    if result.returncode != 0:
+        sys.exit(f"stages.py: {' '.join(command)} exited {result.returncode}")
+    return cpu
 
 
-def decodes(folder, reps):
-    """CPU s to decode every JPEG master of `folder` in full, each rep: by libvips in this
-    process (one thread, as the floor decodes, floor.py), and by libjpeg-turbo alone (`djpeg`
-    to /dev/null, one process a photo, the best of 3 runs of each). None without pyvips or
-    djpeg; (None, None) without JPEG masters."""
-    photos = jpeg_masters(folder)
+def decodes(photos, reps):
+    """CPU s to decode every one of `photos` (JPEG files) in full, each rep: by libvips in
+    this process (one thread, as the floor decodes, floor.py), and by libjpeg-turbo alone
+    (`djpeg` to /dev/null, one process a photo, the best of 3 runs of each). None without
+    pyvips or djpeg; (None, None) without photos."""
     if not photos:
         return None, None
     libvips = djpeg = None
@@ -297,17 +295,18 @@ def decodes(folder, reps):
 def decode_table(measured, decoded):
     """Decoding each corpus's JPEG masters: libvips alone, libjpeg-turbo alone, and
     ThumbForge's JPEG decode stage; a column a corpus with JPEG masters."""
-    rows = {"libvips (the floor's decode)": {},
-            "libjpeg-turbo alone (`djpeg` to `/dev/null`, one process a photo, best of 3)": {},
-            "ThumbForge's decode stage": {}}
+    libvips_row, djpeg_row, thumbforge_row = {}, {}, {}
     for name, (libvips, djpeg, count) in decoded.items():
         if not count:
             continue
         column = f"{name}: {count} JPEGs, CPU s"
-        labels = list(rows)
-        rows[labels[0]][column] = record.figure(libvips, digits=3) if libvips else None
-        rows[labels[1]][column] = record.figure(djpeg, digits=3) if djpeg else None
-        rows[labels[2]][column] = record.sig(measured[name][2].get("decode: JPEG", 0.0))
+        libvips_row[column] = record.figure(libvips, digits=3) if libvips else None
+        djpeg_row[column] = record.figure(djpeg, digits=3) if djpeg else None
+        thumbforge_row[column] = record.sig(measured[name][2].get("decode: JPEG", 0.0))
+    rows = {"libvips (the floor's decode)": libvips_row,
+            "libjpeg-turbo alone (`djpeg` to `/dev/null`, one process a photo, best of 3)":
+                djpeg_row,
+            "ThumbForge's decode stage": thumbforge_row}
     return {"key": "decoding the JPEG masters", "rows": rows,
             "note": "CPU seconds, medians; libvips and libjpeg-turbo decode every master in "
                     "full, ThumbForge shrinks on load where its outputs allow"}
@@ -326,8 +325,9 @@ def main():
     measured, decoded = {}, {}
     for name, folder in record.corpora(args.corpus):
         measured[name] = measure(binary, os.path.abspath(folder), args.reps, args.frequency)
-        libvips, djpeg = decodes(os.path.abspath(folder), args.reps)
-        decoded[name] = (libvips, djpeg, len(jpeg_masters(os.path.abspath(folder))))
+        photos = jpeg_masters(os.path.abspath(folder))
+        libvips, djpeg = decodes(photos, args.reps)
+        decoded[name] = (libvips, djpeg, len(photos))
         walls, cpus, _ = measured[name]
         print(f"{name}: wall {statistics.median(walls):.3f} s, CPU {statistics.median(cpus):.3f} s "
               f"(medians of {args.reps})", file=sys.stderr)

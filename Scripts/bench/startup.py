@@ -25,6 +25,7 @@ import tempfile
 import time
 
 import record
+import runs
 
 
 def pkg_config(*args):
@@ -54,13 +55,11 @@ def wall_ms(program, reps):
 
 def peak_rss_mb(command):
     """The peak resident size of `command` (run to its end), in MB: its own, from wait4."""
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        sys.exit(f"startup.py: {' '.join(command)} exited {process.returncode}:\n"
-                 f"{process.stderr.read().decode()}")
-    return usage.ru_maxrss / 1024
+    _, _, result, peak = runs.timed_run(command)
+    if result.returncode != 0:
+        sys.exit(f"startup.py: {' '.join(command)} exited {result.returncode}:\n"
+                 f"{result.stderr.decode()}")
+    return peak
 
 
 def main():

@@ -69,7 +69,6 @@ def main():
     binary = os.path.abspath(args.thumbforge)
     folders = [(name, os.path.abspath(path)) for name, path in record.corpora(args.corpus)]
     times = {(name, knob): [] for name, _ in folders for knob in (None, KNOB)}
-    counts = {}
     mechanisms.empty_trash()
     for round_ in range(args.runs):
         for name, folder in folders:
@@ -78,19 +77,18 @@ def main():
                 out = mechanisms.output_folder(f"verified-copies-{name}", knob)
                 wall, cpu, _ = mechanisms.timed(binary, knob, folder, out, "full")
                 times[(name, knob)].append((wall, cpu))
-                counts[name] = copies(out)
         print(f"round {round_ + 1}/{args.runs} done", file=sys.stderr)
         mechanisms.empty_trash()
-    about = record.info(thumbforge=binary)
-    about["tools"]["thumbforge_commit"] = args.base
-    about["tools"]["thumbforge_sources_modified"] = "Scripts/bench/ab-switches.patch applied"
+    # The last round's builds with the check are still in place.
+    counts = {name: copies(mechanisms.output_folder(f"verified-copies-{name}", None))
+              for name, _ in folders}
     doc = record.document(
         "verified-copies", "What the check of copied masters costs",
         record.corpus_command("verified_copies.py", args.corpus,
                               f" --base COMMIT --runs {args.runs}"),
         {"verified-copies": table(folders, times, counts)},
         parameters={"runs": args.runs, "folders": ", ".join(n for n, _ in folders)},
-        about=about)
+        about=mechanisms.ab_about(binary, args.base))
     return record.finish(doc, args.record)
 
 

@@ -195,7 +195,7 @@ extension VipsImage {
   /// Resized to exactly the request's size and cut to its region, premultiplying alpha so
   /// transparent edges do not darken, and rounding back to 8 bits to nearest (libvips'
   /// cast alone truncates, darkening every resized value by half a step on average).
-  func resized(exactly request: ResizeRequest) throws(VipsError) -> VipsImage {
+  package func resized(exactly request: ResizeRequest) throws(VipsError) -> VipsImage {
     let (width, height) = (request.width, request.height)
     if hasAlpha && (self.width != width || self.height != height) {
       let resized = try premultiplied().resize(

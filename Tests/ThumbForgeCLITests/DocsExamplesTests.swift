@@ -25,6 +25,7 @@ struct DocsExamplesTests {
     "docs/adopting.md: rm Art/Flags/uk.imageset/uk.png Art/Flags/uk.imageset/uk@2x.png",
     "docs/ci.md: thumbforge build Assets --shard 1/4 --part parts/1",
     "docs/placeholders.md: printf '\\nplaceholders: thumbhash\\n' >> Assets/thumbforge.yml",
+    "docs/web.md: printf '\\nweb:\\n  folder: ../Build/web\\n' >> Assets/thumbforge.yml",
     "docs/serving.md: export THUMBFORGE_KEY=$(openssl rand -hex 32) THUMBFORGE_SALT=$(openssl rand -hex 16)",
     "docs/xcode-and-plugin.md: export PATH=\"$PATH:/opt/homebrew/bin:/usr/local/bin\"",
   ]
@@ -189,6 +190,42 @@ struct DocsExamplesTests {
     let sets = try #require(manifest?["imageSets"] as? [[String: Any]])
     #expect(sets.count > 20 && sets.allSatisfy { $0["thumbHash"] is String })
     #expect(output.split(separator: "\n").last.map(String.init) == String(sets.count), "\(output)")
+  }
+
+  @Test("docs/web.md: a JSON and web files for every imageset of the sample folder")
+  func webSizes() async throws {
+    let (root, environment) = try ExamplesTests.checkout()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let output = try await Self.run(
+      try Self.block(
+        "docs/web.md: printf '\\nweb:\\n  folder: ../Build/web\\n' >> Assets/thumbforge.yml"),
+      in: root, environment: environment)
+    // The build's summary, then the JSON `cat` prints.
+    let start = try #require(output.range(of: "{\n")?.lowerBound, "\(output)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any])
+    #expect(json["name"] as? String == "les-arcs-tile" && json["width"] as? Int == 900)
+    let sources = try #require(json["sources"] as? [[String: Any]])
+    #expect(
+      sources.map { $0["srcset"] as? String } == [
+        "les-arcs-tile-320w.webp 320w, les-arcs-tile-640w.webp 640w, les-arcs-tile-900w.webp 900w",
+        "les-arcs-tile-320w.jpg 320w, les-arcs-tile-640w.jpg 640w, les-arcs-tile-900w.jpg 900w",
+      ])
+    let manifest =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: root.appendingPathComponent("Build/manifest.json")))
+      as? [String: Any]
+    let sets = try #require(manifest?["imageSets"] as? [[String: Any]])
+    #expect(sets.count > 20)
+    for set in sets {
+      let web = try #require(set["web"] as? [String: Any], "\(set["folder"] ?? "")")
+      for file in (web["files"] as? [[String: Any]]) ?? [] {
+        let path = try #require(file["path"] as? String)
+        #expect(
+          FileManager.default.fileExists(atPath: root.appendingPathComponent("Build/" + path).path),
+          "\(path)")
+      }
+    }
   }
 
   @Test("docs/serving.md: thumbforge sign and the shell recipe print the same signed path")

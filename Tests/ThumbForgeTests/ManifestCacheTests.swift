@@ -39,6 +39,16 @@ struct ManifestCacheTests {
       warnings: ["@2x: enlarges\ta tab", "line\nfeed and back\\slash \\t"],
       skipped: ["@3x (dark): no master"], focus: FocusPoint(x: 0.1, y: 0.333_333_333_333_333_3))
     flag.thumbHash = "3OcRJYB4d3h/iIeHeEh3eIhw+j3A"
+    flag.web = ManifestWeb(
+      json: "../Web/Flags/Côte d'Ivoire-flag.json", jsonHash: "aa11",
+      files: [
+        ManifestWebFile(
+          path: "../Web/Flags/Côte d'Ivoire-flag-120w.webp", appearance: nil, width: 120,
+          height: 75, bytes: 310, hash: "bb22"),
+        ManifestWebFile(
+          path: "../Web/Flags/Côte d'Ivoire-flag~dark-120w.png", appearance: "dark", width: 120,
+          height: 75, bytes: 0, hash: "cc33"),
+      ])
     let odd = ManifestImageSet(
       asset: "A\tB/C\\D", group: ["A\tB", "", "x\n"], recipe: "", recipeHash: "",
       folder: "A\tB/C\\D.imageset", contentsHash: "", sources: [],
@@ -113,21 +123,47 @@ struct ManifestCacheTests {
       #expect(ManifestCache.read(at: url, matching: Self.facts) == nil, "cut at \(length)")
     }
     let text = String(decoding: bytes, as: UTF8.self)
-    let damaged: [String] = [
-      text.replacingOccurrences(of: "thumbforge-manifest-cache 6", with: "thumbforge-cache 6"),
+    let damaged = Self.damagedVariants(of: text)
+    for (index, variant) in damaged.enumerated() {
+      #expect(variant != text, "variant \(index) changed nothing")
+      try Data(variant.utf8).write(to: url)
+      #expect(ManifestCache.read(at: url, matching: Self.facts) == nil, "variant \(index)")
+    }
+    var invalidUTF8 = bytes
+    let index = try #require(invalidUTF8.firstIndex(of: 0xC3))  // the lead byte of "ô"
+    invalidUTF8[index] = 0xFF
+    try Data(invalidUTF8).write(to: url)
+    #expect(ManifestCache.read(at: url, matching: Self.facts) == nil)
+  }
+
+  /// The sample's cache text damaged in every way a reader must notice, one way each.
+  static func damagedVariants(of text: String) -> [String] {
+    [
+      text.replacingOccurrences(of: "thumbforge-manifest-cache 7", with: "thumbforge-cache 6"),
       // 0.4.0's earlier formats (no focus lines; no gamut field; no failures; no key
-      // settings; no placeholders) are not read:
+      // settings; no placeholders; no web sizes) are not read:
       // their imagesets are read again.
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 1"),
+        of: "thumbforge-manifest-cache 7", with: "thumbforge-manifest-cache 1"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 2"),
+        of: "thumbforge-manifest-cache 7", with: "thumbforge-manifest-cache 2"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 3"),
+        of: "thumbforge-manifest-cache 7", with: "thumbforge-manifest-cache 3"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 4"),
+        of: "thumbforge-manifest-cache 7", with: "thumbforge-manifest-cache 4"),
       text.replacingOccurrences(
-        of: "thumbforge-manifest-cache 6", with: "thumbforge-manifest-cache 5"),
+        of: "thumbforge-manifest-cache 7", with: "thumbforge-manifest-cache 5"),
+      text.replacingOccurrences(
+        of: "thumbforge-manifest-cache 7", with: "thumbforge-manifest-cache 6"),
+      // A web file after its JSON line, a JSON line twice, web files without one, a bad field.
+      text.replacingOccurrences(of: "\nJ\t../Web/", with: "\nJ\t../Web/x.json\taa\nJ\t../Web/"),
+      text.replacingOccurrences(
+        of: "\nJ\t../Web/Flags/Côte d'Ivoire-flag.json\taa11\n",
+        with: "\nJ\t../Web/Flags/Côte d'Ivoire-flag.json\taa11\nB\tx\t1\t1\t1\th\t-\n"),
+      text.replacingOccurrences(
+        of: "\nJ\t../Web/Flags/Côte d'Ivoire-flag.json\taa11\n", with: "\n"),
+      text.replacingOccurrences(of: "\t120\t75\t310", with: "\t120\tx\t310"),
+      text.replacingOccurrences(of: "\tcc33\t+dark", with: "\tcc33\tdark"),
       text.replacingOccurrences(of: "\nH\t3OcR", with: "\nH\t3OcR\t"),
       text.replacingOccurrences(
         of: "\nH\t3OcRJYB4d3h/iIeHeEh3eIhw+j3A\n",
@@ -148,16 +184,6 @@ struct ManifestCacheTests {
       text.replacingOccurrences(of: "\nI\tLogo", with: "\nZ\tLogo"),
       "{\"schema\": 1}\n",
     ]
-    for (index, variant) in damaged.enumerated() {
-      #expect(variant != text, "variant \(index) changed nothing")
-      try Data(variant.utf8).write(to: url)
-      #expect(ManifestCache.read(at: url, matching: Self.facts) == nil, "variant \(index)")
-    }
-    var invalidUTF8 = bytes
-    let index = try #require(invalidUTF8.firstIndex(of: 0xC3))  // the lead byte of "ô"
-    invalidUTF8[index] = 0xFF
-    try Data(invalidUTF8).write(to: url)
-    #expect(ManifestCache.read(at: url, matching: Self.facts) == nil)
   }
 
   @Test("builds write it; a damaged or stale cache falls back to manifest.json and is rewritten")

@@ -72,7 +72,8 @@ extension BuildEngine {
   /// the run, not an error that stops it.
   func writeContactSheet(of manifest: Manifest, to url: URL) -> [Problem] {
     do {
-      try ContactSheet.write(manifest: manifest, catalog: workspace.catalog, to: url)
+      try ContactSheet.write(
+        manifest: manifest, catalog: workspace.catalog, base: workspace.state.folder, to: url)
       return []
     } catch {
       return [Problem(path: url.path, reason: "cannot write the contact sheet: \(error)")]

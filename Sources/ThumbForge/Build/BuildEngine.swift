@@ -99,6 +99,14 @@ package struct BuildEngine: Sendable {
       throw ConfigError(
         file: "--shard", line: nil, key: "", message: "only build and --force can be sharded")
     }
+    // A part's web sizes would need merging into one web folder, which merge does not do.
+    if workspace.web != nil {
+      throw ConfigError(
+        file: "--shard", line: nil, key: "",
+        message:
+          "a build with web sizes (web: folder) cannot be sharded yet; build it whole, or leave web: out of the sharded configuration"
+      )
+    }
     return try ShardPartDestination(shard: shard, explicit: options.part, workspace: workspace)
   }
 

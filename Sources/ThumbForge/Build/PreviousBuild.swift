@@ -12,7 +12,8 @@ struct PreviousBuild: Sendable {
   /// The manifest's imagesets by folder (the first, should one appear twice).
   var imageSets: [String: ManifestImageSet]
   /// Catalog-relative path → size and modification time (nil: missing) of the outputs and
-  /// imageset `Contents.json` files the manifest lists.
+  /// imageset `Contents.json` files the manifest lists, and of its web files (their paths
+  /// after ``WebWriter/stampPrefix``).
   var files: [String: FileFacts?]
 
   /// Reads the manifest and looks up its files; throws when the manifest is unreadable.
@@ -32,6 +33,11 @@ struct PreviousBuild: Sendable {
     for set in sets {
       for path in set.outputs.map(\.path) + [set.folder + "/Contents.json"] {
         files.updateValue(FileFacts.current(at: path, in: catalog), forKey: path)
+      }
+      for path in set.web?.paths ?? [] {
+        files.updateValue(
+          FileFacts.current(at: workspace.state.folder.filePath(path)),
+          forKey: WebWriter.stampPrefix + path)
       }
     }
     return PreviousBuild(

@@ -182,7 +182,7 @@ struct Staleness: Sendable {
       reasons.append(
         StaleItem(kind: .stale, path: set.folder, detail: keyDetail(recipes, asset: asset)))
     }
-    if !keyChanged && !Self.recordsPlan(entry, of: set) {
+    if !keyChanged && !Self.recordsPlan(entry, of: set, web: workspace.webRelativeToManifest) {
       reasons.append(
         StaleItem(
           kind: .modified, path: set.folder,
@@ -234,13 +234,37 @@ struct Staleness: Sendable {
 
   /// Whether `entry` records exactly the files and pixel sizes `set` plans (a build writes
   /// what it planned; a manifest edited by hand may not say so).
-  static func recordsPlan(_ entry: ManifestImageSet, of set: PlannedImageSet) -> Bool {
-    guard entry.outputs.count == set.outputs.count else { return false }
+  static func recordsPlan(_ entry: ManifestImageSet, of set: PlannedImageSet, web: String?)
+    -> Bool
+  {
+    guard entry.outputs.count == set.outputs.count, recordsWebPlan(entry.web, of: set, web: web)
+    else { return false }
     let recorded = Set(
       entry.outputs.map { RecordedSize(path: $0.path, width: $0.width, height: $0.height) })
     return set.outputs.allSatisfy {
       recorded.contains(
         RecordedSize(path: $0.path, width: $0.pixelSize.width, height: $0.pixelSize.height))
+    }
+  }
+
+  /// Whether `recorded` records exactly the web files and JSON `set` plans in the web folder
+  /// at `prefix` from the manifest's (none: none).
+  private static func recordsWebPlan(
+    _ recorded: ManifestWeb?, of set: PlannedImageSet, web prefix: String?
+  ) -> Bool {
+    guard let recorded, let prefix, let json = set.webJSON else {
+      return recorded == nil && (prefix == nil || set.webJSON == nil)
+    }
+    let planned = set.webSizes
+    guard recorded.json == prefix + json, recorded.files.count == planned.count else {
+      return false
+    }
+    let sizes = Set(
+      recorded.files.map { RecordedSize(path: $0.path, width: $0.width, height: $0.height) })
+    return planned.allSatisfy {
+      sizes.contains(
+        RecordedSize(
+          path: prefix + $0.path, width: $0.pixelSize.width, height: $0.pixelSize.height))
     }
   }
 
@@ -282,32 +306,48 @@ struct Staleness: Sendable {
     }
   }
 
-  /// Outputs and `Contents.json` missing or changed on disk since the manifest recorded them.
+  /// Outputs, `Contents.json` and web files missing or changed on disk since the manifest
+  /// recorded them.
   private func fileDifferences(
     _ entry: ManifestImageSet, in catalog: String, into outcome: inout Outcome
   ) -> [StaleItem] {
     var items: [StaleItem] = []
-    func compare(_ path: String, _ hash: String) {
-      guard let facts = onDisk[path] ?? FileFacts.current(at: catalog + "/" + path) else {
-        items.append(StaleItem(kind: .missing, path: path, detail: "deleted from the catalog"))
+    // `key` files the stamp (web files' have a prefix); `shown` is the path a report names.
+    func compare(_ key: String, at file: String, shown: String, _ hash: String, in place: String) {
+      guard let facts = onDisk[key] ?? FileFacts.current(at: file) else {
+        items.append(StaleItem(kind: .missing, path: shown, detail: "deleted from the \(place)"))
         return
       }
       let actual: String
-      if let cached = cache.outputs[path], cached.matches(facts) {
+      if let cached = cache.outputs[key], cached.matches(facts) {
         actual = cached.hash
-        outcome.stamps[path] = cached
+        outcome.stamps[key] = cached
         outcome.reusedStamps += 1
       } else {
-        actual = (try? ContentHash.ofFile(at: catalog + "/" + path)) ?? ""
-        outcome.stamps[path] = FileStamp(facts, hash: actual)
+        actual = (try? ContentHash.ofFile(at: file)) ?? ""
+        outcome.stamps[key] = FileStamp(facts, hash: actual)
       }
       if actual != hash {
         items.append(
-          StaleItem(kind: .modified, path: path, detail: "changed by hand since it was built"))
+          StaleItem(kind: .modified, path: shown, detail: "changed by hand since it was built"))
       }
     }
-    for output in entry.outputs { compare(output.path, output.hash) }
-    compare(entry.folder + "/Contents.json", entry.contentsHash)
+    for output in entry.outputs {
+      compare(
+        output.path, at: catalog + "/" + output.path, shown: output.path, output.hash, in: "catalog"
+      )
+    }
+    let contents = entry.folder + "/Contents.json"
+    compare(
+      contents, at: catalog + "/" + contents, shown: contents, entry.contentsHash, in: "catalog")
+    if let web = entry.web {
+      let listed = web.files.map { ($0.path, $0.hash) } + [(web.json, web.jsonHash)]
+      for (path, hash) in listed {
+        compare(
+          WebWriter.stampPrefix + path, at: workspace.state.folder.filePath(path), shown: path,
+          hash, in: "web folder")
+      }
+    }
     return items
   }
 }

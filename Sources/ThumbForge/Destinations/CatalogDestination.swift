@@ -14,7 +14,7 @@ struct CatalogDestination: BuildDestination {
     self.workspace = workspace
     writer = CatalogWriter(
       catalog: workspace.catalog, config: workspace.config,
-      rootContents: workspace.rootContents)
+      rootContents: workspace.rootContents, web: WebWriter(workspace: workspace))
   }
 
   var state: StateFiles { workspace.state }

@@ -361,9 +361,10 @@ package struct OnDemandFolder: Sendable {
   private static func work(of job: Job) -> [(Recipe, PlannedOutput)] {
     job.imageSets.flatMap { set in
       set.outputs.map { output in
-        // Placeholders are the manifest's, made by builds: a render here would discard it.
+        // Placeholders and web sizes are builds': a render here would discard them.
         var output = output
         output.makesPlaceholder = false
+        output.webSizes = []
         return (set.recipe, output)
       }
     }

@@ -13,6 +13,9 @@ struct CatalogWriter: Sendable {
   /// The asset folder's own `Contents.json`, written as the catalog root's when that is
   /// missing (an adopted catalog's root, kept as it was).
   var rootContents: URL? = nil
+  /// Writes the imagesets' web sizes (`web:`) and removes those an earlier build wrote; nil:
+  /// none are written or removed (a shard's part).
+  var web: WebWriter? = nil
 
   /// Writes the rendered files and `Contents.json` of one imageset; returns its manifest entry
   /// and the files' stamps. Files the previous version listed but this one does not (a
@@ -60,6 +63,9 @@ struct CatalogWriter: Sendable {
     entry.thumbHash = files.lazy.compactMap(\.placeholder).first.map {
       Data($0).base64EncodedString()
     }
+    entry.web = try web?.write(
+      set: set, files: files, placeholder: entry.thumbHash, stamps: &stamps)
+    web?.removeDropped(previous?.web, keeping: entry.web)
     return WrittenImageSet(entry: entry, stamps: stamps)
   }
 
@@ -80,7 +86,8 @@ struct CatalogWriter: Sendable {
     }
   }
 
-  /// Removes an orphaned imageset's files (only those listed), then its folder if empty.
+  /// Removes an orphaned imageset's files (only those listed, web sizes too), then its
+  /// folder if empty.
   func remove(_ entry: ManifestImageSet) -> Int {
     var removed = 0
     for path in entry.outputs.map(\.path) + [entry.folder + "/Contents.json"] {
@@ -89,6 +96,7 @@ struct CatalogWriter: Sendable {
       }
     }
     removeIfEmpty(catalog.appendingPathComponent(entry.folder))
+    if let listed = entry.web { removed += web?.remove(listed) ?? 0 }
     return removed
   }
 

@@ -5,8 +5,11 @@ internal import Vips
 
 /// A single picture of every output of a build, labelled, for a person to eyeball a run.
 enum ContactSheet {
-  /// Renders the outputs listed in `manifest` (files under `catalog`) into a PNG at `url`.
-  static func write(manifest: Manifest, catalog: URL, to url: URL, cell: Int = 180) throws {
+  /// Renders the outputs listed in `manifest` (files under `catalog`; web files under
+  /// `base`, the manifest's folder) into a PNG at `url`.
+  static func write(manifest: Manifest, catalog: URL, base: URL, to url: URL, cell: Int = 180)
+    throws
+  {
     // Carried sets are the team's own files, some not images (colours, data).
     let sets = manifest.imageSets.filter { !$0.isCarried }
     guard sets.contains(where: { !$0.outputs.isEmpty }) else { return }
@@ -14,11 +17,21 @@ enum ContactSheet {
     var tiles: [VipsImage] = []
     for set in sets {
       for output in set.outputs {
-        tiles.append(try tile(for: output, catalog: catalog, cell: cell, checker: checker))
+        tiles.append(
+          try tile(
+            at: catalog.appendingPathComponent(output.path), output.path,
+            PixelSize(width: output.width, height: output.height), cell: cell, checker: checker))
       }
       // After its files, the set's placeholder (`placeholders: thumbhash`) as an app shows it.
       if let placeholder = try placeholderTile(of: set, cell: cell, checker: checker) {
         tiles.append(placeholder)
+      }
+      // Then its web sizes (`web:`), in the manifest's order.
+      for file in set.web?.files ?? [] {
+        tiles.append(
+          try tile(
+            at: base.appendingPathComponent(file.path), file.path,
+            PixelSize(width: file.width, height: file.height), cell: cell, checker: checker))
       }
     }
     let across = min(8, tiles.count)
@@ -29,20 +42,20 @@ enum ContactSheet {
 
   private static let labelHeight = 40
 
-  private static func tile(for output: ManifestOutput, catalog: URL, cell: Int, checker: VipsImage)
-    throws -> VipsImage
-  {
+  /// The file at `url` (listed as `path`, of `size`), labelled with its folder, name and size.
+  private static func tile(
+    at url: URL, _ path: String, _ size: PixelSize, cell: Int, checker: VipsImage
+  ) throws -> VipsImage {
     // Shrunk on load and never enlarged, so a 3x photo is not decoded whole for a thumbnail.
     let box = PixelSize(width: cell - 8, height: cell - labelHeight - 8)
     let thumb = try VipsImage.thumbnail(
-      path: catalog.appendingPathComponent(output.path).path, width: box.width,
-      height: box.height, size: .down
+      path: url.path, width: box.width, height: box.height, size: .down
     ).toSRGB8().addingAlpha()
-    let name = (output.path as NSString).lastPathComponent
-    let folder = ((output.path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let folder = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
       .replacingOccurrences(of: ".imageset", with: "")
     return try labelled(
-      thumb, "\(escape(folder))\n\(escape(name)) \(output.width)x\(output.height)", cell: cell,
+      thumb, "\(escape(folder))\n\(escape(name)) \(size.width)x\(size.height)", cell: cell,
       checker: checker)
   }
 

@@ -83,6 +83,8 @@ package struct ManifestImageSet: Codable, Equatable, Sendable {
   /// The imageset's ThumbHash in base64 (`placeholders: thumbhash`), made from its largest
   /// sRGB file; absent without placeholders.
   package var thumbHash: String? = nil
+  /// The imageset's web sizes (`web:`); absent without them.
+  package var web: ManifestWeb? = nil
 
   /// Whether the entry is a set folder carried as it is (the `as-is` recipe), not an
   /// imageset ThumbForge made.
@@ -104,6 +106,48 @@ package struct ManifestImageSet: Codable, Equatable, Sendable {
     self.warnings = warnings
     self.skipped = skipped
     self.focus = focus
+  }
+}
+
+/// An imageset's web sizes (`web:`): its JSON and its files, by paths relative to the
+/// manifest's folder (`web/Flags/Austria-flag-320w.webp`), so they can be removed whatever
+/// the configuration says now.
+package struct ManifestWeb: Codable, Equatable, Sendable {
+  /// The JSON listing the files (`web/Flags/Austria-flag.json`).
+  package var json: String
+  package var jsonHash: String
+  package var files: [ManifestWebFile]
+
+  package init(json: String, jsonHash: String, files: [ManifestWebFile]) {
+    self.json = json
+    self.jsonHash = jsonHash
+    self.files = files
+  }
+
+  /// Every path it lists: the files, then the JSON.
+  package var paths: [String] { files.map(\.path) + [json] }
+}
+
+/// One file of an imageset's web sizes.
+package struct ManifestWebFile: Codable, Equatable, Sendable {
+  /// Path relative to the manifest's folder.
+  package var path: String
+  /// `dark` for the dark appearance's; absent for the any appearance's.
+  package var appearance: String?
+  package var width: Int
+  package var height: Int
+  package var bytes: Int
+  package var hash: String
+
+  package init(
+    path: String, appearance: String?, width: Int, height: Int, bytes: Int, hash: String
+  ) {
+    self.path = path
+    self.appearance = appearance
+    self.width = width
+    self.height = height
+    self.bytes = bytes
+    self.hash = hash
   }
 }
 

@@ -9,12 +9,13 @@ package import ThumbForgeBasics
 ///
 /// Lines: the header; `F` with the manifest file's facts; `M` with the scalar fields; `G`
 /// with the groups; per imageset an `I` line followed by its `S` (source), `O` (output),
-/// `P` (focus point), `H` (ThumbHash), `W` (warning) and `K` (skipped) lines; an `X` line per failed master;
+/// `P` (focus point), `H` (ThumbHash), `B` (web file), `J` (web JSON), `W` (warning) and `K`
+/// (skipped) lines; an `X` line per failed master;
 /// an `R` line per recipe (its name, then keys and values); a `C` line per key setting (its
 /// name and value); `E` with the number of imagesets. Text fields
 /// escape backslash, tab and line feed.
 package enum ManifestCache {
-  static let header = "thumbforge-manifest-cache 6"
+  static let header = "thumbforge-manifest-cache 7"
 
   /// The manifest recorded in the cache at `url`; nil when the cache is missing or damaged,
   /// or was written for a manifest file other than the one with `facts` (nil: none).
@@ -64,6 +65,17 @@ package enum ManifestCache {
       }
       if let focus = set.focus { out.line("P", [String(focus.x), String(focus.y)]) }
       if let thumbHash = set.thumbHash { out.line("H", [thumbHash]) }
+      if let web = set.web {
+        for file in web.files {
+          out.line(
+            "B",
+            [
+              file.path, String(file.width), String(file.height), String(file.bytes), file.hash,
+              file.appearance.map { "+" + $0 } ?? "-",
+            ])
+        }
+        out.line("J", [web.json, web.jsonHash])
+      }
       for warning in set.warnings { out.line("W", [warning]) }
       for skipped in set.skipped { out.line("K", [skipped]) }
     }

@@ -33,7 +33,9 @@ package struct ManifestCacheReader {
         }
         continue
       }
-      guard fields == 2, lines.integer(1) == sets.count, !next() else { return nil }
+      guard fields == 2, lines.integer(1) == sets.count, !next(),
+        !sets.contains(where: { $0.web?.json.isEmpty ?? false })  // web files without a JSON line
+      else { return nil }
       var manifest = Manifest(
         toolVersion: toolVersion, libvipsVersion: libvipsVersion, configHash: configHash,
         catalog: catalog, groups: [], imageSets: [])
@@ -49,7 +51,8 @@ package struct ManifestCacheReader {
     return nil  // no end line: cut short
   }
 
-  /// An imageset's line (`I`, or `S`, `O`, `P`, `H`, `W`, `K` of the last one) into `sets`;
+  /// An imageset's line (`I`, or `S`, `O`, `P`, `H`, `B`, `J`, `W`, `K` of the last one) into
+  /// `sets`;
   /// false for another kind or a damaged line.
   private mutating func readSetLine(into sets: inout [ManifestImageSet]) -> Bool {
     if kind == UInt8(ascii: "I") {
@@ -79,6 +82,16 @@ package struct ManifestCacheReader {
     case UInt8(ascii: "H"):
       guard sets[last].thumbHash == nil, fields == 2, let thumbHash = text(1) else { return false }
       sets[last].thumbHash = thumbHash
+    case UInt8(ascii: "B"):
+      // Files come before their JSON line, which ends the set's web sizes.
+      guard sets[last].web?.json.isEmpty ?? true, let file = webFile() else { return false }
+      sets[last].web = ManifestWeb(
+        json: "", jsonHash: "", files: (sets[last].web?.files ?? []) + [file])
+    case UInt8(ascii: "J"):
+      guard sets[last].web?.json.isEmpty ?? true, fields == 3, let json = text(1),
+        let hash = text(2)
+      else { return false }
+      sets[last].web = ManifestWeb(json: json, jsonHash: hash, files: sets[last].web?.files ?? [])
     case UInt8(ascii: "W"):
       guard fields == 2, let warning = text(1) else { return false }
       sets[last].warnings.append(warning)
@@ -117,6 +130,17 @@ package struct ManifestCacheReader {
       return false
     }
     return true
+  }
+
+  /// A `B` line: one web file.
+  private func webFile() -> ManifestWebFile? {
+    guard fields == 7, let path = text(1), let width = lines.integer(2, signed: true),
+      let height = lines.integer(3, signed: true), let byteCount = lines.integer(4, signed: true),
+      let hash = text(5), let appearance = text(6), appearance == "-" || appearance.hasPrefix("+")
+    else { return nil }
+    return ManifestWebFile(
+      path: path, appearance: appearance == "-" ? nil : String(appearance.dropFirst()),
+      width: width, height: height, bytes: byteCount, hash: hash)
   }
 
   private func output() -> ManifestOutput? {

@@ -12,6 +12,8 @@ package struct Workspace: Sendable {
   /// The manifest and the caches and lists kept beside it.
   package var state: StateFiles
   package var swiftFile: URL?
+  /// The folder of the web sizes (`web: folder:`); nil: none.
+  package var web: URL? = nil
   /// Whether discovery skips files whose real path leaves the folder (`serve`).
   package var confined = false
 
@@ -63,9 +65,29 @@ package struct Workspace: Sendable {
     let swift =
       request.swiftFile
       ?? config.swift.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
-    return Workspace(
+    var workspace = Workspace(
       folder: folder, config: config, configFile: file, catalog: catalog,
       state: StateFiles(manifest: manifest), swiftFile: swift)
+    workspace.web = try webFolder(config, folder: folder, catalog: catalog, file: file)
+    return workspace
+  }
+
+  /// The web sizes' folder, refused when it and the catalog hold one another (a web file
+  /// could take a catalog file's or the manifest's name).
+  private static func webFolder(_ config: Config, folder: URL, catalog: URL, file: URL?)
+    throws(ConfigError) -> URL?
+  {
+    guard let path = config.web.folder else { return nil }
+    let web = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL
+    if FolderPath.isInside(web, folder: catalog) || FolderPath.isInside(catalog, folder: web) {
+      throw ConfigError(
+        file: file?.lastPathComponent ?? "thumbforge.yml", line: config.web.folderLine,
+        key: "web.folder",
+        message:
+          "'\(path)' and the catalog '\(catalog.path)' hold one another; choose a folder beside the catalog (web: { folder: ../Build/web })"
+      )
+    }
+    return web
   }
 
   /// The manifest.
@@ -80,9 +102,17 @@ package struct Workspace: Sendable {
   /// Paths the scanner must not read as masters.
   package var skippedPaths: Set<String> {
     var paths = Set([catalog.path] + state.unreadable.map(\.path))
+    if let web { paths.insert(web.path) }
     if let configFile { paths.insert(configFile.standardizedFileURL.path) }
     if let swiftFile { paths.insert(swiftFile.path) }
     return paths
+  }
+
+  /// The manifest's folder → web folder relative path, with a final `/` (nil without web
+  /// sizes): what the manifest's web paths start with, so that a build can remove them
+  /// after `web:` has left the configuration or moved.
+  package var webRelativeToManifest: String? {
+    web.map { FolderPath.climbingPath(of: $0, from: state.folder) + "/" }
   }
 
   /// The manifest's folder → catalog relative path (with `..` when the manifest sits

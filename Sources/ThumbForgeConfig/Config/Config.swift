@@ -46,6 +46,8 @@ package struct Config: Sendable, Equatable {
   package var darkSuffix: String = "~dark"
   /// `thumbforge serve`'s settings.
   package var serve = ServeSettings()
+  /// The web sizes a build writes beside the catalog (`web:`).
+  package var web = WebSettings()
   /// Whether `limit-input-pixels` was set in the file (an untrusted `serve` folder lowers
   /// only the default).
   package var limitInputPixelsIsSet = false

@@ -60,7 +60,8 @@ package enum ConfigLoader {
     return try ConfigReader(file: file).read(ConfigNode(node: root, file: file, path: ""))
   }
 
-  /// The output must not be inside the asset folder, where it would be read as input.
+  /// The output and the web folder must not be inside the asset folder, where they would be
+  /// read as input.
   package static func validatePaths(_ config: Config, folder: URL, file: String) throws(ConfigError)
   {
     if FolderPath.isInside(URL(fileURLWithPath: config.output, relativeTo: folder), folder: folder)
@@ -69,6 +70,15 @@ package enum ConfigLoader {
         file: file, line: config.outputLine, key: "output",
         message:
           "'\(config.output)' is inside the asset folder and would be read back as input; choose a folder outside it"
+      )
+    }
+    if let web = config.web.folder,
+      FolderPath.isInside(URL(fileURLWithPath: web, relativeTo: folder), folder: folder)
+    {
+      throw ConfigError(
+        file: file, line: config.web.folderLine, key: "web.folder",
+        message:
+          "'\(web)' is inside the asset folder and would be read back as input; choose a folder outside it"
       )
     }
   }

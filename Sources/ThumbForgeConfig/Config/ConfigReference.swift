@@ -21,9 +21,15 @@ enum ConfigReference {
   }
 
   /// The keys of the `serve:` section.
-  static func serveTable() -> String {
+  static func serveTable() -> String { table(Setting.serve) }
+
+  /// The keys of the `web:` section.
+  static func webTable() -> String { table(Setting.web) }
+
+  /// A section's keys, one row each.
+  private static func table(_ settings: [Setting]) -> String {
     var lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
-    for setting in Setting.serve {
+    for setting in settings {
       lines.append(
         "| `\(setting.key)` | \(setting.typeSummary) | \(code(setting.defaultText)) | \(setting.summary) |"
       )

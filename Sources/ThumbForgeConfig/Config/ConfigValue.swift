@@ -91,6 +91,25 @@ extension ConfigValue where Value == [Int] {
   }
 }
 
+extension ConfigValue where Value == [Int] {
+  /// A list of pixel widths (1–16384), each at most once, at least one; kept sorted.
+  static var widths: Self {
+    Self(
+      summary: "list of integers 1–16384",
+      read: { node throws(ConfigError) in
+        var widths: [Int] = []
+        for item in try node.sequence() {
+          let width = try item.int(in: 1...16384)
+          if widths.contains(width) { throw item.error("width \(width) is listed twice") }
+          widths.append(width)
+        }
+        if widths.isEmpty { throw node.error("list at least one width") }
+        return widths.sorted()
+      }
+    ) { "[\($0.map(String.init).joined(separator: ", "))]" }
+  }
+}
+
 extension ConfigValue where Value == RGBAColor {
   static var color: Self {
     Self(

@@ -142,6 +142,15 @@ extension Setting {
       "recipes", type: "mapping of name to recipe keys", default: "the built-ins",
       "Presets (a new name needs `kind`) and changes to the built-in recipes."),
     Setting(
+      "web", type: "mapping of `folder`, `widths`, `formats`", default: "none",
+      "Width-based sizes of every imageset for a web page's `srcset`, with a JSON per imageset listing them (see docs/web.md)."
+    ) { node, config throws(ConfigError) in
+      for (key, value) in try node.mapping(allowed: Set(web.map(\.key))) {
+        try webByKey[key]!.read!(value, &config)
+        if key == "folder" { config.web.folderLine = value.line }
+      }
+    },
+    Setting(
       "serve", type: "mapping of the keys below", default: "see below",
       "How `thumbforge serve` answers requests (see *Serving on demand*)."
     ) { node, config throws(ConfigError) in
@@ -150,6 +159,25 @@ extension Setting {
       }
     },
   ]
+
+  /// The keys of the `web:` section.
+  static let web: [Setting] = [
+    Setting(
+      "folder", \.web.folder, .optionalText, default: "none (no web sizes)",
+      "The folder the web sizes are written into, relative to the asset folder; outside it and outside the catalog."
+    ),
+    Setting(
+      "widths", \.web.widths, .widths,
+      "The widths offered, in pixels; a width above the image's own is left out (never enlarged), and an image narrower than all of them gets its own width."
+    ),
+    Setting(
+      "formats", \.web.formats, .choices(WebFormat.self),
+      "The formats of every width, in this order in the JSON's `sources`; `auto` is the catalog file's own (JPEG or PNG)."
+    ),
+  ]
+
+  static let webByKey: [String: Setting] = Dictionary(
+    uniqueKeysWithValues: web.map { ($0.key, $0) })
 
   /// The keys of the `serve:` section.
   static let serve: [Setting] = [

@@ -28,6 +28,9 @@ package struct PlannedImageSet: Hashable, Sendable, Codable {
   /// nil without one. Not encoded: it follows from the outputs and the setting, which the
   /// key's header names (``Planner/keyHeader``).
   package var placeholder: String? = nil
+  /// The path of the imageset's web JSON in the web folder (`web:`), nil without web sizes.
+  /// Not encoded, like ``placeholder``.
+  package var webJSON: String? = nil
 
   private enum CodingKeys: String, CodingKey {
     case recipe, name, folder, outputs, skipped, warnings, focus, contents, key
@@ -39,18 +42,22 @@ extension PlannedImageSet {
   /// (the highest scale among equals): the one that shows the image as the app does at its
   /// sharpest. A set without one (a kept vector master only) gets no placeholder.
   mutating func choosePlaceholderSource() {
-    let candidates = outputs.indices.filter {
-      let slot = outputs[$0].slot
-      return slot.appearance == .any && slot.gamut == .sRGB && slot.scale != Slot.singleScale
-    }
-    guard
-      let chosen = candidates.max(by: {
-        (outputs[$0].pixelSize.area, outputs[$0].scale) < (
-          outputs[$1].pixelSize.area, outputs[$1].scale
-        )
-      })
-    else { return }
+    guard let chosen = largestSRGBOutput(.any) else { return }
     outputs[chosen].makesPlaceholder = true
     placeholder = outputs[chosen].path
+  }
+
+  /// The index of the largest raster output of `appearance` in sRGB, the highest scale
+  /// among equals (nil: none, as for a kept vector master only).
+  func largestSRGBOutput(_ appearance: Slot.Appearance) -> Int? {
+    outputs.indices.filter {
+      let slot = outputs[$0].slot
+      return slot.appearance == appearance && slot.gamut == .sRGB
+        && slot.scale != Slot.singleScale
+    }.max(by: {
+      (outputs[$0].pixelSize.area, outputs[$0].scale) < (
+        outputs[$1].pixelSize.area, outputs[$1].scale
+      )
+    })
   }
 }

@@ -155,13 +155,14 @@ package struct Planner: Sendable {
 
   /// What every imageset's key includes besides the imageset itself: the tool and libvips
   /// versions, the strictness of decoding and the resize strategy's parameters, which may
-  /// change pixels without a plan change, and the placeholders asked for (which the manifest
-  /// records).
+  /// change pixels without a plan change, and the placeholders and web sizes asked for
+  /// (which the manifest records).
   package var keyHeader: String {
     "tool=\(ToolVersion.current)\nvips=\(vipsVersion)\nfail-on=\(config.failOn.rawValue)\n"
       + "resize=\(MasterImage.strategyKey)\n"
       // Only when on, so keys without placeholders stay as they were.
       + (config.placeholders == .none ? "" : "placeholders=\(config.placeholders.rawValue)\n")
+      + (config.web.isOn ? "web=\(config.web.keyText)\n" : "")
   }
 
   /// A warning for each master with several frames or pages, of which a build uses the
@@ -235,6 +236,7 @@ package struct Planner: Sendable {
     set.notices = notices.filter { $0.kind != .skipped } + skipped
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
     if config.placeholders != .none { set.choosePlaceholderSource() }
+    if config.web.isOn { set.planWebSizes(group: source.group, settings: config.web) }
     return set
   }
 }

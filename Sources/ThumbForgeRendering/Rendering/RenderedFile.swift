@@ -7,4 +7,6 @@ package struct RenderedFile: Sendable {
   package var hash: String
   /// The imageset's ThumbHash, when the plan made this file its placeholder's source.
   package var placeholder: [UInt8]? = nil
+  /// The web sizes made from this file (its output's ``PlannedOutput/webSizes``).
+  package var web: [RenderedWebFile] = []
 }

@@ -54,7 +54,7 @@ package struct Renderer: Sendable {
         if work.isEmpty { continue }
       }
       do {
-        files += try withPlaceholders(render(work, master: master))
+        files += try withPlaceholders(render(work, master: master), recipes: work)
       } catch let error as VipsError {
         // Over a limit when decoded (the master changed since it was planned): as refused.
         problems.append(
@@ -71,14 +71,26 @@ package struct Renderer: Sendable {
   }
 
   /// `files` with the placeholders their plan asks of copied files that no check decoded on
-  /// its own (those shipped from a decode shared with resizes); a rendered file's is made
-  /// from its pixels as it is encoded, a checked copy's from the check's decode.
-  private func withPlaceholders(_ files: [RenderedFile]) throws(VipsError) -> [RenderedFile] {
+  /// its own (those shipped from a decode shared with resizes), and the web sizes it asks
+  /// of copied files; a rendered file's are made from its pixels as it is encoded, a checked
+  /// copy's placeholder from the check's decode.
+  private func withPlaceholders(_ files: [RenderedFile], recipes work: [(Recipe, PlannedOutput)])
+    throws(VipsError) -> [RenderedFile]
+  {
     var files = files
     for index in files.indices
     where files[index].output.makesPlaceholder && files[index].placeholder == nil {
       files[index].placeholder = try Placeholder.thumbHash(
         ofFile: files[index].bytes, failOn: failOn)
+    }
+    for index in files.indices
+    where !files[index].output.webSizes.isEmpty && files[index].web.isEmpty {
+      guard let recipe = work.first(where: { $0.1.path == files[index].output.path })?.0 else {
+        continue
+      }
+      files[index].web = try WebSizes.render(
+        ofFile: files[index].bytes, failOn: failOn, recipe: recipe,
+        candidates: files[index].output.webSizes)
     }
     return files
   }
@@ -289,7 +301,9 @@ package struct Renderer: Sendable {
     }
     return RenderedFile(
       output: output, bytes: file.bytes, hash: file.hash,
-      placeholder: output.makesPlaceholder ? try Placeholder.thumbHash(of: image) : nil)
+      placeholder: output.makesPlaceholder ? try Placeholder.thumbHash(of: image) : nil,
+      web: output.webSizes.isEmpty
+        ? [] : try WebSizes.render(image, recipe: recipe, candidates: output.webSizes))
   }
 
   /// Decodes a HEIF (or AVIF) output back before it is shipped: libheif writes files it cannot read

@@ -25,6 +25,7 @@ struct DocsExamplesTests {
     "docs/adopting.md: rm Art/Flags/uk.imageset/uk.png Art/Flags/uk.imageset/uk@2x.png",
     "docs/ci.md: thumbforge build Assets --shard 1/4 --part parts/1",
     "docs/placeholders.md: printf '\\nplaceholders: thumbhash\\n' >> Assets/thumbforge.yml",
+    "docs/android.md: printf '\\nandroid:\\n  folder: ../Build/android/res\\n' >> Assets/thumbforge.yml",
     "docs/web.md: printf '\\nweb:\\n  folder: ../Build/web\\n' >> Assets/thumbforge.yml",
     "docs/serving.md: export THUMBFORGE_KEY=$(openssl rand -hex 32) THUMBFORGE_SALT=$(openssl rand -hex 16)",
     "docs/xcode-and-plugin.md: export PATH=\"$PATH:/opt/homebrew/bin:/usr/local/bin\"",
@@ -190,6 +191,32 @@ struct DocsExamplesTests {
     let sets = try #require(manifest?["imageSets"] as? [[String: Any]])
     #expect(sets.count > 20 && sets.allSatisfy { $0["thumbHash"] is String })
     #expect(output.split(separator: "\n").last.map(String.init) == String(sets.count), "\(output)")
+  }
+
+  @Test("docs/android.md: drawables at every density up to each file's scale, valid names")
+  func androidResources() async throws {
+    let (root, environment) = try ExamplesTests.checkout()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let output = try await Self.run(
+      try Self.block(
+        "docs/android.md: printf '\\nandroid:\\n  folder: ../Build/android/res\\n' >> Assets/thumbforge.yml"
+      ),
+      in: root, environment: environment)
+    #expect(output.contains("drawable-mdpi\ndrawable-xhdpi\ndrawable-xxhdpi"), "\(output)")
+    #expect(output.contains("italy_flag.png") && output.contains("united_states.png"))
+    let res = root.appendingPathComponent("Build/android/res")
+    for folder in try FileManager.default.contentsOfDirectory(atPath: res.path) {
+      for file in try FileManager.default.contentsOfDirectory(
+        atPath: res.appendingPathComponent(folder).path)
+      {
+        // aapt2's rule: lower-case letters, digits and `_`, not starting with a digit.
+        let name = file.prefix { $0 != "." }
+        #expect(
+          name.first.map { !$0.isNumber } == true
+            && name.allSatisfy { ("a"..."z").contains($0) || $0.isNumber || $0 == "_" },
+          "\(folder)/\(file)")
+      }
+    }
   }
 
   @Test("docs/web.md: a JSON and web files for every imageset of the sample folder")

@@ -39,16 +39,20 @@ struct ManifestCacheTests {
       warnings: ["@2x: enlarges\ta tab", "line\nfeed and back\\slash \\t"],
       skipped: ["@3x (dark): no master"], focus: FocusPoint(x: 0.1, y: 0.333_333_333_333_333_3))
     flag.thumbHash = "3OcRJYB4d3h/iIeHeEh3eIhw+j3A"
-    flag.web = ManifestWeb(
-      json: "../Web/Flags/Côte d'Ivoire-flag.json", jsonHash: "aa11",
+    flag.web = ManifestDerived(
       files: [
-        ManifestWebFile(
+        ManifestDerivedFile(
           path: "../Web/Flags/Côte d'Ivoire-flag-120w.webp", appearance: nil, width: 120,
           height: 75, bytes: 310, hash: "bb22"),
-        ManifestWebFile(
+        ManifestDerivedFile(
           path: "../Web/Flags/Côte d'Ivoire-flag~dark-120w.png", appearance: "dark", width: 120,
           height: 75, bytes: 0, hash: "cc33"),
-      ])
+      ], json: "../Web/Flags/Côte d'Ivoire-flag.json", jsonHash: "aa11")
+    flag.android = ManifestDerived(files: [
+      ManifestDerivedFile(
+        path: "res/drawable-night-hdpi/cote_d_ivoire_flag.png", appearance: "dark", width: 60,
+        height: 38, bytes: 77, hash: "dd44")
+    ])
     let odd = ManifestImageSet(
       asset: "A\tB/C\\D", group: ["A\tB", "", "x\n"], recipe: "", recipeHash: "",
       folder: "A\tB/C\\D.imageset", contentsHash: "", sources: [],
@@ -159,7 +163,12 @@ struct ManifestCacheTests {
       text.replacingOccurrences(of: "\nJ\t../Web/", with: "\nJ\t../Web/x.json\taa\nJ\t../Web/"),
       text.replacingOccurrences(
         of: "\nJ\t../Web/Flags/Côte d'Ivoire-flag.json\taa11\n",
-        with: "\nJ\t../Web/Flags/Côte d'Ivoire-flag.json\taa11\nB\tx\t1\t1\t1\th\t-\n"),
+        with: "\nJ\t../Web/Flags/Côte d'Ivoire-flag.json\taa11\nB\tweb\tx\t1\t1\t1\th\t-\n"),
+      // Android files before the web ones, a destination no build writes.
+      text.replacingOccurrences(
+        of: "\nB\tweb\t../Web/Flags/Côte d'Ivoire-flag-120w",
+        with: "\nB\tandroid\tx\t1\t1\t1\th\t-\nB\tweb\t../Web/Flags/Côte d'Ivoire-flag-120w"),
+      text.replacingOccurrences(of: "\nB\tandroid\t", with: "\nB\tios\t"),
       text.replacingOccurrences(
         of: "\nJ\t../Web/Flags/Côte d'Ivoire-flag.json\taa11\n", with: "\n"),
       text.replacingOccurrences(of: "\t120\t75\t310", with: "\t120\tx\t310"),

@@ -67,13 +67,14 @@ struct RecipeTableTests {
 
   /// The pages that hold the generated key tables, each between its markers: the
   /// configuration reference (top-level and recipe keys), the serving page (`serve:`) and
-  /// the web page (`web:`).
+  /// the destination pages (`web:`, `android:`).
   static var generatedTables: [(page: String, marker: String, table: () -> String)] {
     [
       ("docs/configuration.md", "settings", ConfigReference.settingsTable),
       ("docs/configuration.md", "recipe-keys", ConfigReference.recipeTable),
       ("docs/serving.md", "serve-keys", ConfigReference.serveTable),
       ("docs/web.md", "web-keys", ConfigReference.webTable),
+      ("docs/android.md", "android-keys", ConfigReference.androidTable),
     ]
   }
 

@@ -62,30 +62,31 @@ struct WebSizesTests {
     let lake = try #require(sets["Photos/Lake.imageset"])
     // auto is the catalog file's JPEG, listed once with jpeg.
     #expect(
-      lake.webSizes.map(\.path) == [
+      lake.derivedFiles(.web).map(\.path) == [
         "Photos/Lake-64w.webp", "Photos/Lake-100w.webp", "Photos/Lake-200w.webp",
         "Photos/Lake-64w.jpg", "Photos/Lake-100w.jpg", "Photos/Lake-200w.jpg",
       ])
-    #expect(lake.webSizes.map(\.pixelSize.height) == [43, 67, 133, 43, 67, 133])
+    #expect(lake.derivedFiles(.web).map(\.pixelSize.height) == [43, 67, 133, 43, 67, 133])
     #expect(lake.webJSON == "Photos/Lake.json")
     let tower = try #require(sets["Photos/Tower.imageset"])
     // 200 is past the 180-pixel file: its own width instead.
     #expect(
-      tower.webSizes.filter { $0.appearance == .any && $0.format == .webp }.map(\.pixelSize) == [
-        PixelSize(width: 64, height: 85), PixelSize(width: 100, height: 133),
-        PixelSize(width: 180, height: 240),
-      ])
-    #expect(tower.webSizes.filter { $0.appearance == .dark }.count == 9)
-    #expect(tower.webSizes.contains { $0.path == "Photos/Tower~dark-100w.png" })
+      tower.derivedFiles(.web).filter { $0.appearance == .any && $0.format == .webp }.map(
+        \.pixelSize) == [
+          PixelSize(width: 64, height: 85), PixelSize(width: 100, height: 133),
+          PixelSize(width: 180, height: 240),
+        ])
+    #expect(tower.derivedFiles(.web).filter { $0.appearance == .dark }.count == 9)
+    #expect(tower.derivedFiles(.web).contains { $0.path == "Photos/Tower~dark-100w.png" })
     // A PNG file's auto is PNG; only JPEG is flattened.
-    #expect(tower.webSizes.allSatisfy { ($0.flatten == nil) == ($0.format != .jpeg) })
+    #expect(tower.derivedFiles(.web).allSatisfy { ($0.flatten == nil) == ($0.format != .jpeg) })
     let dot = try #require(sets["Icons/Dot.imageset"])
-    #expect(Set(dot.webSizes.map(\.pixelSize)) == [PixelSize(width: 40, height: 40)])
+    #expect(Set(dot.derivedFiles(.web).map(\.pixelSize)) == [PixelSize(width: 40, height: 40)])
     // Off: none planned, and the keys differ.
     try Data("output: ../out/Assets.xcassets\nmaster-scale: 2\nplaceholders: thumbhash\n".utf8)
       .write(to: harness.folder.appendingPathComponent("thumbforge.yml"))
     let off = try BuildEngine(options: Self.options(harness)).plan().jobs.flatMap(\.imageSets)
-    #expect(off.allSatisfy { $0.webSizes.isEmpty && $0.webJSON == nil })
+    #expect(off.allSatisfy { $0.derivedFiles(.web).isEmpty && $0.webJSON == nil })
     #expect(off.first { $0.folder == lake.folder }?.key != lake.key)
   }
 
@@ -99,12 +100,12 @@ struct WebSizesTests {
     let base = engine.workspace.state.folder
     let manifest = try #require(try ManifestStore.read(at: engine.workspace.manifest))
     let planned = engine.plan().jobs.flatMap(\.imageSets)
-    #expect(planned.allSatisfy { !$0.webSizes.isEmpty })
+    #expect(planned.allSatisfy { !$0.derivedFiles(.web).isEmpty })
     for set in planned {
       let entry = try #require(manifest.imageSets.first { $0.folder == set.folder })
       let web = try #require(entry.web, "\(set.folder)")
-      #expect(web.files.map(\.path) == set.webSizes.map { "web/" + $0.path })
-      for (file, candidate) in zip(web.files, set.webSizes) {
+      #expect(web.files.map(\.path) == set.derivedFiles(.web).map { "web/" + $0.path })
+      for (file, candidate) in zip(web.files, set.derivedFiles(.web)) {
         let bytes = Array(try Data(contentsOf: base.appendingPathComponent(file.path)))
         let image = try VipsImage.load(bytes: bytes)
         #expect(image.width == candidate.pixelSize.width, "\(file.path)")
@@ -116,15 +117,16 @@ struct WebSizesTests {
           #expect(image.hasAlpha, "\(file.path)")
         }
       }
+      let jsonPath = try #require(web.json)
       let json =
         try JSONSerialization.jsonObject(
-          with: Data(contentsOf: base.appendingPathComponent(web.json))) as? [String: Any]
+          with: Data(contentsOf: base.appendingPathComponent(jsonPath))) as? [String: Any]
       let sources = try #require(json?["sources"] as? [[String: Any]])
-      let formats = Set(set.webSizes.filter { $0.appearance == .any }.map(\.format))
+      let formats = Set(set.derivedFiles(.web).filter { $0.appearance == .any }.map(\.format))
       #expect(sources.count == formats.count)
       let listed = sources.flatMap { ($0["files"] as? [[String: Any]]) ?? [] }
-      #expect(listed.count == set.webSizes.filter { $0.appearance == .any }.count)
-      #expect((json?["dark"] != nil) == set.webSizes.contains { $0.appearance == .dark })
+      #expect(listed.count == set.derivedFiles(.web).filter { $0.appearance == .any }.count)
+      #expect((json?["dark"] != nil) == set.derivedFiles(.web).contains { $0.appearance == .dark })
       #expect(json?["placeholder"] as? String == entry.thumbHash)
     }
     // Nothing changed: nothing rendered, the same manifest.
@@ -143,12 +145,13 @@ struct WebSizesTests {
     let lake = try #require(manifest.imageSets.first { $0.asset == "Photos/Lake" }?.web)
     let before = try Data(contentsOf: base.appendingPathComponent(lake.files[1].path))
     try FileManager.default.removeItem(at: base.appendingPathComponent(lake.files[1].path))
-    try Data("{}".utf8).write(to: base.appendingPathComponent(lake.json))
+    let lakeJSON = try #require(lake.json)
+    try Data("{}".utf8).write(to: base.appendingPathComponent(lakeJSON))
     var check = Self.options(harness)
     check.mode = .check
     let stale = try BuildEngine(options: check).run().stale
     #expect(
-      Set(stale.map(\.path)) == [lake.files[1].path, lake.json], "\(stale)")
+      Set(stale.map(\.path)) == [lake.files[1].path, lakeJSON], "\(stale)")
     _ = try engine.run()
     #expect(try BuildEngine(options: check).run().stale.isEmpty)
     #expect(try Data(contentsOf: base.appendingPathComponent(lake.files[1].path)) == before)

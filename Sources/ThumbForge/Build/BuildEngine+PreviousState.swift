@@ -16,7 +16,7 @@ extension BuildEngine {
   }
 
   /// Stage 1: loads what the last run left, and removes the temporary files of a
-  /// run that was killed (in the catalog and the web folder) (except in `check`, which writes nothing, and for a destination
+  /// run that was killed (in the catalog and the folders beside it) (except in `check`, which writes nothing, and for a destination
   /// that does not hold the previous build, such as a shard's part folder: the catalog is
   /// only read, and the pending list is the destination's).
   func loadPreviousState(_ destination: any BuildDestination) throws(ConfigError)
@@ -31,7 +31,9 @@ extension BuildEngine {
       if pending.exists {
         _ = try build.get()
         AtomicFile.sweep(folder: workspace.catalog.path)
-        if let web = workspace.web { AtomicFile.sweep(folder: web.path) }
+        for folder in [workspace.web, workspace.android].compactMap(\.self) {
+          AtomicFile.sweep(folder: folder.path)
+        }
       }
       // The manifest, the caches and the accessors file are written beside the catalog, some
       // after the pending list is cleared: look there (one folder listing) on every run.

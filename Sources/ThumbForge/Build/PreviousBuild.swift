@@ -12,8 +12,8 @@ struct PreviousBuild: Sendable {
   /// The manifest's imagesets by folder (the first, should one appear twice).
   var imageSets: [String: ManifestImageSet]
   /// Catalog-relative path → size and modification time (nil: missing) of the outputs and
-  /// imageset `Contents.json` files the manifest lists, and of its web files (their paths
-  /// after ``WebWriter/stampPrefix``).
+  /// imageset `Contents.json` files the manifest lists, and of the files of its destinations beside the catalog
+  /// (their paths after ``DerivedWriter/stampPrefix``).
   var files: [String: FileFacts?]
 
   /// Reads the manifest and looks up its files; throws when the manifest is unreadable.
@@ -34,10 +34,10 @@ struct PreviousBuild: Sendable {
       for path in set.outputs.map(\.path) + [set.folder + "/Contents.json"] {
         files.updateValue(FileFacts.current(at: path, in: catalog), forKey: path)
       }
-      for path in set.web?.paths ?? [] {
+      for path in set.derived.flatMap(\.files.paths) {
         files.updateValue(
           FileFacts.current(at: workspace.state.folder.filePath(path)),
-          forKey: WebWriter.stampPrefix + path)
+          forKey: DerivedWriter.stampPrefix + path)
       }
     }
     return PreviousBuild(

@@ -182,7 +182,11 @@ struct Staleness: Sendable {
       reasons.append(
         StaleItem(kind: .stale, path: set.folder, detail: keyDetail(recipes, asset: asset)))
     }
-    if !keyChanged && !Self.recordsPlan(entry, of: set, web: workspace.webRelativeToManifest) {
+    if !keyChanged
+      && !Self.recordsPlan(
+        entry, of: set, web: workspace.webRelativeToManifest,
+        android: workspace.androidRelativeToManifest)
+    {
       reasons.append(
         StaleItem(
           kind: .modified, path: set.folder,
@@ -234,10 +238,12 @@ struct Staleness: Sendable {
 
   /// Whether `entry` records exactly the files and pixel sizes `set` plans (a build writes
   /// what it planned; a manifest edited by hand may not say so).
-  static func recordsPlan(_ entry: ManifestImageSet, of set: PlannedImageSet, web: String?)
-    -> Bool
-  {
-    guard entry.outputs.count == set.outputs.count, recordsWebPlan(entry.web, of: set, web: web)
+  static func recordsPlan(
+    _ entry: ManifestImageSet, of set: PlannedImageSet, web: String?, android: String?
+  ) -> Bool {
+    guard entry.outputs.count == set.outputs.count,
+      recordsDerived(entry.web, of: set, .web, at: web),
+      recordsDerived(entry.android, of: set, .android, at: android)
     else { return false }
     let recorded = Set(
       entry.outputs.map { RecordedSize(path: $0.path, width: $0.width, height: $0.height) })
@@ -247,18 +253,19 @@ struct Staleness: Sendable {
     }
   }
 
-  /// Whether `recorded` records exactly the web files and JSON `set` plans in the web folder
-  /// at `prefix` from the manifest's (none: none).
-  private static func recordsWebPlan(
-    _ recorded: ManifestWeb?, of set: PlannedImageSet, web prefix: String?
+  /// Whether `recorded` records exactly the files (and web JSON) `set` plans for
+  /// `destination` in its folder at `prefix` from the manifest's (none: none).
+  private static func recordsDerived(
+    _ recorded: ManifestDerived?, of set: PlannedImageSet,
+    _ destination: DerivedFile.Destination, at prefix: String?
   ) -> Bool {
-    guard let recorded, let prefix, let json = set.webJSON else {
-      return recorded == nil && (prefix == nil || set.webJSON == nil)
+    let planned = set.derivedFiles(destination)
+    guard let recorded, let prefix, !planned.isEmpty else {
+      return recorded == nil && (prefix == nil || planned.isEmpty)
     }
-    let planned = set.webSizes
-    guard recorded.json == prefix + json, recorded.files.count == planned.count else {
-      return false
-    }
+    guard recorded.json == set.webJSON.map({ prefix + $0 }) || destination == .android,
+      recorded.files.count == planned.count
+    else { return false }
     let sizes = Set(
       recorded.files.map { RecordedSize(path: $0.path, width: $0.width, height: $0.height) })
     return planned.allSatisfy {
@@ -306,7 +313,7 @@ struct Staleness: Sendable {
     }
   }
 
-  /// Outputs, `Contents.json` and web files missing or changed on disk since the manifest
+  /// Outputs, `Contents.json` and the files of destinations beside the catalog missing or changed on disk since the manifest
   /// recorded them.
   private func fileDifferences(
     _ entry: ManifestImageSet, in catalog: String, into outcome: inout Outcome
@@ -340,12 +347,13 @@ struct Staleness: Sendable {
     let contents = entry.folder + "/Contents.json"
     compare(
       contents, at: catalog + "/" + contents, shown: contents, entry.contentsHash, in: "catalog")
-    if let web = entry.web {
-      let listed = web.files.map { ($0.path, $0.hash) } + [(web.json, web.jsonHash)]
+    for (destination, derived) in entry.derived {
+      var listed = derived.files.map { ($0.path, $0.hash) }
+      if let json = derived.json { listed.append((json, derived.jsonHash ?? "")) }
       for (path, hash) in listed {
         compare(
-          WebWriter.stampPrefix + path, at: workspace.state.folder.filePath(path), shown: path,
-          hash, in: "web folder")
+          DerivedWriter.stampPrefix + path, at: workspace.state.folder.filePath(path),
+          shown: path, hash, in: "\(destination) folder")
       }
     }
     return items

@@ -14,7 +14,8 @@ struct CatalogDestination: BuildDestination {
     self.workspace = workspace
     writer = CatalogWriter(
       catalog: workspace.catalog, config: workspace.config,
-      rootContents: workspace.rootContents, web: WebWriter(workspace: workspace))
+      rootContents: workspace.rootContents,
+      derived: DerivedFile.Destination.allCases.map { DerivedWriter($0, workspace: workspace) })
   }
 
   var state: StateFiles { workspace.state }

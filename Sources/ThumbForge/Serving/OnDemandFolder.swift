@@ -361,10 +361,11 @@ package struct OnDemandFolder: Sendable {
   private static func work(of job: Job) -> [(Recipe, PlannedOutput)] {
     job.imageSets.flatMap { set in
       set.outputs.map { output in
-        // Placeholders and web sizes are builds': a render here would discard them.
+        // Placeholders and the destinations beside the catalog are builds': a render here
+        // would discard them.
         var output = output
         output.makesPlaceholder = false
-        output.webSizes = []
+        output.derived = []
         return (set.recipe, output)
       }
     }

@@ -13,9 +13,9 @@ struct CatalogWriter: Sendable {
   /// The asset folder's own `Contents.json`, written as the catalog root's when that is
   /// missing (an adopted catalog's root, kept as it was).
   var rootContents: URL? = nil
-  /// Writes the imagesets' web sizes (`web:`) and removes those an earlier build wrote; nil:
-  /// none are written or removed (a shard's part).
-  var web: WebWriter? = nil
+  /// Write the files of the destinations beside the catalog (`web:`, `android:`) and remove
+  /// those an earlier build wrote; empty: none are written or removed (a shard's part).
+  var derived: [DerivedWriter] = []
 
   /// Writes the rendered files and `Contents.json` of one imageset; returns its manifest entry
   /// and the files' stamps. Files the previous version listed but this one does not (a
@@ -63,9 +63,12 @@ struct CatalogWriter: Sendable {
     entry.thumbHash = files.lazy.compactMap(\.placeholder).first.map {
       Data($0).base64EncodedString()
     }
-    entry.web = try web?.write(
-      set: set, files: files, placeholder: entry.thumbHash, stamps: &stamps)
-    web?.removeDropped(previous?.web, keeping: entry.web)
+    for writer in derived {
+      let written = try writer.write(
+        set: set, files: files, placeholder: entry.thumbHash, stamps: &stamps)
+      if writer.destination == .web { entry.web = written } else { entry.android = written }
+      writer.removeDropped(previous.flatMap(writer.recorded(in:)), keeping: written)
+    }
     return WrittenImageSet(entry: entry, stamps: stamps)
   }
 
@@ -86,7 +89,8 @@ struct CatalogWriter: Sendable {
     }
   }
 
-  /// Removes an orphaned imageset's files (only those listed, web sizes too), then its
+  /// Removes an orphaned imageset's files (only those listed, the destinations'
+  /// beside the catalog too), then its
   /// folder if empty.
   func remove(_ entry: ManifestImageSet) -> Int {
     var removed = 0
@@ -96,7 +100,9 @@ struct CatalogWriter: Sendable {
       }
     }
     removeIfEmpty(catalog.appendingPathComponent(entry.folder))
-    if let listed = entry.web { removed += web?.remove(listed) ?? 0 }
+    for writer in derived {
+      if let listed = writer.recorded(in: entry) { removed += writer.remove(listed) }
+    }
     return removed
   }
 

@@ -5,8 +5,8 @@ internal import Vips
 
 /// A single picture of every output of a build, labelled, for a person to eyeball a run.
 enum ContactSheet {
-  /// Renders the outputs listed in `manifest` (files under `catalog`; web files under
-  /// `base`, the manifest's folder) into a PNG at `url`.
+  /// Renders the outputs listed in `manifest` (files under `catalog`; the files beside the
+  /// catalog under `base`, the manifest's folder) into a PNG at `url`.
   static func write(manifest: Manifest, catalog: URL, base: URL, to url: URL, cell: Int = 180)
     throws
   {
@@ -26,8 +26,8 @@ enum ContactSheet {
       if let placeholder = try placeholderTile(of: set, cell: cell, checker: checker) {
         tiles.append(placeholder)
       }
-      // Then its web sizes (`web:`), in the manifest's order.
-      for file in set.web?.files ?? [] {
+      // Then its files beside the catalog (`web:`, `android:`), in the manifest's order.
+      for file in set.derived.flatMap(\.files.files) {
         tiles.append(
           try tile(
             at: base.appendingPathComponent(file.path), file.path,

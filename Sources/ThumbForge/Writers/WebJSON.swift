@@ -36,7 +36,7 @@ struct WebJSON: Encodable, Equatable {
   }
 
   /// The JSON of imageset `name`'s web files `files` (its manifest records, in plan order).
-  init(name: String, files: [ManifestWebFile], placeholder: String?) {
+  init(name: String, files: [ManifestDerivedFile], placeholder: String?) {
     self.name = name
     let any = files.filter { $0.appearance == nil }
     let largest = any.max { $0.width * $0.height < $1.width * $1.height }
@@ -49,9 +49,9 @@ struct WebJSON: Encodable, Equatable {
   }
 
   /// One source per file extension, in the order the files list them, widths ascending.
-  private static func sources(_ files: [ManifestWebFile]) -> [Source] {
+  private static func sources(_ files: [ManifestDerivedFile]) -> [Source] {
     var order: [String] = []
-    var byExtension: [String: [ManifestWebFile]] = [:]
+    var byExtension: [String: [ManifestDerivedFile]] = [:]
     for file in files {
       let ext = (file.path as NSString).pathExtension
       if byExtension[ext] == nil { order.append(ext) }

@@ -83,8 +83,15 @@ package struct ManifestImageSet: Codable, Equatable, Sendable {
   /// The imageset's ThumbHash in base64 (`placeholders: thumbhash`), made from its largest
   /// sRGB file; absent without placeholders.
   package var thumbHash: String? = nil
-  /// The imageset's web sizes (`web:`); absent without them.
-  package var web: ManifestWeb? = nil
+  /// The imageset's web sizes and their JSON (`web:`); absent without them.
+  package var web: ManifestDerived? = nil
+  /// The imageset's Android drawables (`android:`); absent without them.
+  package var android: ManifestDerived? = nil
+
+  /// The files of each destination beside the catalog it has, by name (`web`, `android`).
+  package var derived: [(destination: String, files: ManifestDerived)] {
+    [web.map { ("web", $0) }, android.map { ("android", $0) }].compactMap { $0 }
+  }
 
   /// Whether the entry is a set folder carried as it is (the `as-is` recipe), not an
   /// imageset ThumbForge made.
@@ -109,27 +116,27 @@ package struct ManifestImageSet: Codable, Equatable, Sendable {
   }
 }
 
-/// An imageset's web sizes (`web:`): its JSON and its files, by paths relative to the
-/// manifest's folder (`web/Flags/Austria-flag-320w.webp`), so they can be removed whatever
-/// the configuration says now.
-package struct ManifestWeb: Codable, Equatable, Sendable {
-  /// The JSON listing the files (`web/Flags/Austria-flag.json`).
-  package var json: String
-  package var jsonHash: String
-  package var files: [ManifestWebFile]
+/// The files a destination beside the catalog has of an imageset (`web:`, `android:`), by
+/// paths relative to the manifest's folder (`web/Flags/Austria-flag-320w.webp`), so they can
+/// be removed whatever the configuration says now.
+package struct ManifestDerived: Codable, Equatable, Sendable {
+  package var files: [ManifestDerivedFile]
+  /// The web sizes' JSON listing the files (`web/Flags/Austria-flag.json`); nil for Android.
+  package var json: String? = nil
+  package var jsonHash: String? = nil
 
-  package init(json: String, jsonHash: String, files: [ManifestWebFile]) {
+  package init(files: [ManifestDerivedFile], json: String? = nil, jsonHash: String? = nil) {
+    self.files = files
     self.json = json
     self.jsonHash = jsonHash
-    self.files = files
   }
 
   /// Every path it lists: the files, then the JSON.
-  package var paths: [String] { files.map(\.path) + [json] }
+  package var paths: [String] { files.map(\.path) + (json.map { [$0] } ?? []) }
 }
 
-/// One file of an imageset's web sizes.
-package struct ManifestWebFile: Codable, Equatable, Sendable {
+/// One file of a destination beside the catalog.
+package struct ManifestDerivedFile: Codable, Equatable, Sendable {
   /// Path relative to the manifest's folder.
   package var path: String
   /// `dark` for the dark appearance's; absent for the any appearance's.

@@ -9,7 +9,8 @@ package import ThumbForgeBasics
 ///
 /// Lines: the header; `F` with the manifest file's facts; `M` with the scalar fields; `G`
 /// with the groups; per imageset an `I` line followed by its `S` (source), `O` (output),
-/// `P` (focus point), `H` (ThumbHash), `B` (web file), `J` (web JSON), `W` (warning) and `K`
+/// `P` (focus point), `H` (ThumbHash), `B` (a file of a destination beside the
+/// catalog: `web` or `android`), `J` (the web JSON), `W` (warning) and `K`
 /// (skipped) lines; an `X` line per failed master;
 /// an `R` line per recipe (its name, then keys and values); a `C` line per key setting (its
 /// name and value); `E` with the number of imagesets. Text fields
@@ -65,16 +66,16 @@ package enum ManifestCache {
       }
       if let focus = set.focus { out.line("P", [String(focus.x), String(focus.y)]) }
       if let thumbHash = set.thumbHash { out.line("H", [thumbHash]) }
-      if let web = set.web {
-        for file in web.files {
+      for (destination, derived) in set.derived {
+        for file in derived.files {
           out.line(
             "B",
             [
-              file.path, String(file.width), String(file.height), String(file.bytes), file.hash,
-              file.appearance.map { "+" + $0 } ?? "-",
+              destination, file.path, String(file.width), String(file.height),
+              String(file.bytes), file.hash, file.appearance.map { "+" + $0 } ?? "-",
             ])
         }
-        out.line("J", [web.json, web.jsonHash])
+        if let json = derived.json { out.line("J", [json, derived.jsonHash ?? ""]) }
       }
       for warning in set.warnings { out.line("W", [warning]) }
       for skipped in set.skipped { out.line("K", [skipped]) }

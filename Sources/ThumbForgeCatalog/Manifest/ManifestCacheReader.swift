@@ -34,7 +34,7 @@ package struct ManifestCacheReader {
         continue
       }
       guard fields == 2, lines.integer(1) == sets.count, !next(),
-        !sets.contains(where: { $0.web?.json.isEmpty ?? false })  // web files without a JSON line
+        !sets.contains(where: { $0.web != nil && $0.web?.json == nil })  // no JSON line
       else { return nil }
       var manifest = Manifest(
         toolVersion: toolVersion, libvipsVersion: libvipsVersion, configHash: configHash,
@@ -83,15 +83,22 @@ package struct ManifestCacheReader {
       guard sets[last].thumbHash == nil, fields == 2, let thumbHash = text(1) else { return false }
       sets[last].thumbHash = thumbHash
     case UInt8(ascii: "B"):
-      // Files come before their JSON line, which ends the set's web sizes.
-      guard sets[last].web?.json.isEmpty ?? true, let file = webFile() else { return false }
-      sets[last].web = ManifestWeb(
-        json: "", jsonHash: "", files: (sets[last].web?.files ?? []) + [file])
+      // A set's web files, then their JSON line, then its Android files.
+      guard let (destination, file) = derivedFile() else { return false }
+      if destination == "web" {
+        guard sets[last].web?.json == nil, sets[last].android == nil else { return false }
+        sets[last].web = ManifestDerived(files: (sets[last].web?.files ?? []) + [file])
+      } else {
+        guard sets[last].web == nil || sets[last].web?.json != nil else { return false }
+        sets[last].android = ManifestDerived(files: (sets[last].android?.files ?? []) + [file])
+      }
     case UInt8(ascii: "J"):
-      guard sets[last].web?.json.isEmpty ?? true, fields == 3, let json = text(1),
-        let hash = text(2)
+      guard sets[last].web != nil, sets[last].web?.json == nil, sets[last].android == nil,
+        fields == 3,
+        let json = text(1), let hash = text(2)
       else { return false }
-      sets[last].web = ManifestWeb(json: json, jsonHash: hash, files: sets[last].web?.files ?? [])
+      sets[last].web?.json = json
+      sets[last].web?.jsonHash = hash
     case UInt8(ascii: "W"):
       guard fields == 2, let warning = text(1) else { return false }
       sets[last].warnings.append(warning)
@@ -132,15 +139,19 @@ package struct ManifestCacheReader {
     return true
   }
 
-  /// A `B` line: one web file.
-  private func webFile() -> ManifestWebFile? {
-    guard fields == 7, let path = text(1), let width = lines.integer(2, signed: true),
-      let height = lines.integer(3, signed: true), let byteCount = lines.integer(4, signed: true),
-      let hash = text(5), let appearance = text(6), appearance == "-" || appearance.hasPrefix("+")
+  /// A `B` line: one file of a destination beside the catalog, and the destination's name.
+  private func derivedFile() -> (String, ManifestDerivedFile)? {
+    guard fields == 8, let destination = text(1), ["web", "android"].contains(destination),
+      let path = text(2), let width = lines.integer(3, signed: true),
+      let height = lines.integer(4, signed: true), let byteCount = lines.integer(5, signed: true),
+      let hash = text(6), let appearance = text(7), appearance == "-" || appearance.hasPrefix("+")
     else { return nil }
-    return ManifestWebFile(
-      path: path, appearance: appearance == "-" ? nil : String(appearance.dropFirst()),
-      width: width, height: height, bytes: byteCount, hash: hash)
+    return (
+      destination,
+      ManifestDerivedFile(
+        path: path, appearance: appearance == "-" ? nil : String(appearance.dropFirst()),
+        width: width, height: height, bytes: byteCount, hash: hash)
+    )
   }
 
   private func output() -> ManifestOutput? {

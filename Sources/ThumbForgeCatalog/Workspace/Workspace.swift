@@ -14,6 +14,8 @@ package struct Workspace: Sendable {
   package var swiftFile: URL?
   /// The folder of the web sizes (`web: folder:`); nil: none.
   package var web: URL? = nil
+  /// The Android `res` folder (`android: folder:`); nil: none.
+  package var android: URL? = nil
   /// Whether discovery skips files whose real path leaves the folder (`serve`).
   package var confined = false
 
@@ -68,26 +70,23 @@ package struct Workspace: Sendable {
     var workspace = Workspace(
       folder: folder, config: config, configFile: file, catalog: catalog,
       state: StateFiles(manifest: manifest), swiftFile: swift)
-    workspace.web = try webFolder(config, folder: folder, catalog: catalog, file: file)
-    return workspace
-  }
-
-  /// The web sizes' folder, refused when it and the catalog hold one another (a web file
-  /// could take a catalog file's or the manifest's name).
-  private static func webFolder(_ config: Config, folder: URL, catalog: URL, file: URL?)
-    throws(ConfigError) -> URL?
-  {
-    guard let path = config.web.folder else { return nil }
-    let web = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL
-    if FolderPath.isInside(web, folder: catalog) || FolderPath.isInside(catalog, folder: web) {
-      throw ConfigError(
-        file: file?.lastPathComponent ?? "thumbforge.yml", line: config.web.folderLine,
-        key: "web.folder",
-        message:
-          "'\(path)' and the catalog '\(catalog.path)' hold one another; choose a folder beside the catalog (web: { folder: ../Build/web })"
-      )
+    var claimed = [("the catalog", catalog)]
+    for (key, path, line) in config.destinationFolders {
+      let url = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL
+      // A file of one could take a name of another's (or the manifest's, beside the catalog).
+      if let (other, _) = claimed.first(where: {
+        FolderPath.isInside(url, folder: $0.1) || FolderPath.isInside($0.1, folder: url)
+      }) {
+        throw ConfigError(
+          file: file?.lastPathComponent ?? "thumbforge.yml", line: line, key: key,
+          message:
+            "'\(path)' and \(other) hold one another; give each its own folder beside the catalog (../Build/web, ../Build/android/res)"
+        )
+      }
+      claimed.append((key, url))
+      if key == "web.folder" { workspace.web = url } else { workspace.android = url }
     }
-    return web
+    return workspace
   }
 
   /// The manifest.
@@ -102,7 +101,7 @@ package struct Workspace: Sendable {
   /// Paths the scanner must not read as masters.
   package var skippedPaths: Set<String> {
     var paths = Set([catalog.path] + state.unreadable.map(\.path))
-    if let web { paths.insert(web.path) }
+    for folder in [web, android].compactMap(\.self) { paths.insert(folder.path) }
     if let configFile { paths.insert(configFile.standardizedFileURL.path) }
     if let swiftFile { paths.insert(swiftFile.path) }
     return paths
@@ -113,6 +112,12 @@ package struct Workspace: Sendable {
   /// after `web:` has left the configuration or moved.
   package var webRelativeToManifest: String? {
     web.map { FolderPath.climbingPath(of: $0, from: state.folder) + "/" }
+  }
+
+  /// The manifest's folder → Android `res` folder relative path, with a final `/` (nil
+  /// without Android resources), as ``webRelativeToManifest``.
+  package var androidRelativeToManifest: String? {
+    android.map { FolderPath.climbingPath(of: $0, from: state.folder) + "/" }
   }
 
   /// The manifest's folder → catalog relative path (with `..` when the manifest sits

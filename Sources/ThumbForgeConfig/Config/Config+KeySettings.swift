@@ -3,7 +3,7 @@ internal import Vips
 
 extension Config {
   /// The settings besides recipes that enter imagesets' keys, by the names `check` gives
-  /// them: `fail-on`, `master-scale`, `placeholders` and `web` (when on) and each focus point (`assets: Group/Name focus`,
+  /// them: `fail-on`, `master-scale`, `placeholders`, `web` and `android` (when on) and each focus point (`assets: Group/Name focus`,
   /// `rules: GLOB focus`). The manifest records them so that `check` can name the one that
   /// changed.
   package var keySettings: [String: String] {
@@ -11,6 +11,7 @@ extension Config {
     // Recorded only when on, so manifests without placeholders stay as they were.
     if placeholders != .none { settings["placeholders"] = placeholders.rawValue }
     if web.isOn { settings["web"] = web.keyText }
+    if android.isOn { settings["android"] = android.keyText }
     for (asset, focus) in assetFocus { settings["assets: \(asset) focus"] = Self.text(focus) }
     // The first rule of a glob is the one that picks (the planner's order).
     for rule in rules {

@@ -48,6 +48,8 @@ package struct Config: Sendable, Equatable {
   package var serve = ServeSettings()
   /// The web sizes a build writes beside the catalog (`web:`).
   package var web = WebSettings()
+  /// The Android resources a build writes beside the catalog (`android:`).
+  package var android = AndroidSettings()
   /// Whether `limit-input-pixels` was set in the file (an untrusted `serve` folder lowers
   /// only the default).
   package var limitInputPixelsIsSet = false
@@ -74,5 +76,16 @@ package struct Config: Sendable, Equatable {
     let named = template == "{asset}" ? asset : template.replacing("{asset}", with: asset)
     guard named.utf8.contains(UInt8(ascii: "{")) else { return named }
     return named.replacing("{recipe}", with: recipe)
+  }
+}
+
+extension Config {
+  /// The folders of the destinations beside the catalog that are on (`web.folder`,
+  /// `android.folder`), with their keys and lines.
+  package var destinationFolders: [(key: String, path: String, line: Int?)] {
+    [
+      web.folder.map { ("web.folder", $0, web.folderLine) },
+      android.folder.map { ("android.folder", $0, android.folderLine) },
+    ].compactMap { $0 }
   }
 }

@@ -60,7 +60,7 @@ package enum ConfigLoader {
     return try ConfigReader(file: file).read(ConfigNode(node: root, file: file, path: ""))
   }
 
-  /// The output and the web folder must not be inside the asset folder, where they would be
+  /// The output and the destinations' folders must not be inside the asset folder, where they would be
   /// read as input.
   package static func validatePaths(_ config: Config, folder: URL, file: String) throws(ConfigError)
   {
@@ -72,13 +72,12 @@ package enum ConfigLoader {
           "'\(config.output)' is inside the asset folder and would be read back as input; choose a folder outside it"
       )
     }
-    if let web = config.web.folder,
-      FolderPath.isInside(URL(fileURLWithPath: web, relativeTo: folder), folder: folder)
-    {
+    for (key, path, line) in config.destinationFolders
+    where FolderPath.isInside(URL(fileURLWithPath: path, relativeTo: folder), folder: folder) {
       throw ConfigError(
-        file: file, line: config.web.folderLine, key: "web.folder",
+        file: file, line: line, key: key,
         message:
-          "'\(web)' is inside the asset folder and would be read back as input; choose a folder outside it"
+          "'\(path)' is inside the asset folder and would be read back as input; choose a folder outside it"
       )
     }
   }

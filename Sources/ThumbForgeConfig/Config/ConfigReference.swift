@@ -26,6 +26,9 @@ enum ConfigReference {
   /// The keys of the `web:` section.
   static func webTable() -> String { table(Setting.web) }
 
+  /// The keys of the `android:` section.
+  static func androidTable() -> String { table(Setting.android) }
+
   /// A section's keys, one row each.
   private static func table(_ settings: [Setting]) -> String {
     var lines = ["| key | type | default | meaning |", "|---|---|---|---|"]

@@ -151,6 +151,15 @@ extension Setting {
       }
     },
     Setting(
+      "android", type: "mapping of `folder`, `densities`, `format`", default: "none",
+      "Every imageset as an Android drawable at each density, dark art under `-night`, with names made valid (see docs/android.md)."
+    ) { node, config throws(ConfigError) in
+      for (key, value) in try node.mapping(allowed: Set(android.map(\.key))) {
+        try androidByKey[key]!.read!(value, &config)
+        if key == "folder" { config.android.folderLine = value.line }
+      }
+    },
+    Setting(
       "serve", type: "mapping of the keys below", default: "see below",
       "How `thumbforge serve` answers requests (see *Serving on demand*)."
     ) { node, config throws(ConfigError) in
@@ -178,6 +187,25 @@ extension Setting {
 
   static let webByKey: [String: Setting] = Dictionary(
     uniqueKeysWithValues: web.map { ($0.key, $0) })
+
+  /// The keys of the `android:` section.
+  static let android: [Setting] = [
+    Setting(
+      "folder", \.android.folder, .optionalText, default: "none (no Android resources)",
+      "The `res` folder the drawables are written into, relative to the asset folder; outside it and outside the catalog."
+    ),
+    Setting(
+      "densities", \.android.densities, .choices(AndroidDensity.self),
+      "The densities written (1, 1.5, 2, 3 and 4 pixels a dp); one past the catalog file's own scale is left out (never enlarged)."
+    ),
+    Setting(
+      "format", \.android.format, .choice(AndroidFormat.self),
+      "The drawables' format; `auto` is the catalog file's own (PNG, JPEG or WebP; PNG for HEIF and AVIF)."
+    ),
+  ]
+
+  static let androidByKey: [String: Setting] = Dictionary(
+    uniqueKeysWithValues: android.map { ($0.key, $0) })
 
   /// The keys of the `serve:` section.
   static let serve: [Setting] = [

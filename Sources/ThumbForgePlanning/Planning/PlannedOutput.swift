@@ -42,9 +42,9 @@ package struct PlannedOutput: Hashable, Sendable, Codable {
   /// Whether the imageset's placeholder is made from this file (``PlannedImageSet/placeholder``
   /// names it, so the key holds the choice).
   package var makesPlaceholder = false
-  /// The web sizes made from this file (`web:`; see ``WebCandidate``): not encoded, like
-  /// ``finish``.
-  package var webSizes: [WebCandidate] = []
+  /// The files of the destinations beside the catalog made from this file (`web:`,
+  /// `android:`; see ``DerivedFile``): not encoded, like ``finish``.
+  package var derived: [DerivedFile] = []
 
   /// Display scale (1–3), or 0 for a single-scale vector file: the slot's.
   package var scale: Int { slot.scale }

@@ -31,7 +31,38 @@ package struct Planner: Sendable {
   /// would hide the problem behind a catalog that builds), and the problem says what fixes it.
   package func plan(_ sources: [AssetSource]) -> BuildPlan {
     let (chosen, problems) = chooseImageSets(sources)
-    return BuildPlan(jobs: planJobs(chosen), problems: problems.sorted())
+    var jobs = planJobs(chosen)
+    let clashes = config.android.isOn ? Self.keepAndroidNamesUnique(&jobs) : []
+    return BuildPlan(jobs: jobs, problems: (problems + clashes).sorted())
+  }
+
+  /// Leaves out the drawables of an imageset whose Android resource name an earlier one (in
+  /// plan order: by asset, then recipe) has already, with a problem naming both masters: the
+  /// `res` folder is flat, and two assets' files under one name would overwrite each other.
+  static func keepAndroidNamesUnique(_ jobs: inout [Job]) -> [Problem] {
+    var claimed: [String: (set: String, master: String)] = [:]
+    var problems: [Problem] = []
+    for j in jobs.indices {
+      for s in jobs[j].imageSets.indices
+      where !jobs[j].imageSets[s].derivedFiles(.android).isEmpty {
+        let set = jobs[j].imageSets[s]
+        let master = jobs[j].source.masters[0].path
+        guard let other = claimed[set.androidName] else {
+          claimed[set.androidName] = (set.folder, master)
+          continue
+        }
+        for o in set.outputs.indices {
+          jobs[j].imageSets[s].outputs[o].derived.removeAll { $0.destination == .android }
+        }
+        problems.append(
+          Problem(
+            path: master,
+            reason:
+              "its Android resource name '\(set.androidName)' (\(set.folder)) is already that of \(other.set), from \(other.master); its drawables are not written until one of the masters is renamed"
+          ))
+      }
+    }
+    return problems
   }
 
   /// The imagesets of every source, chosen one source at a time in name order (so that the
@@ -155,7 +186,7 @@ package struct Planner: Sendable {
 
   /// What every imageset's key includes besides the imageset itself: the tool and libvips
   /// versions, the strictness of decoding and the resize strategy's parameters, which may
-  /// change pixels without a plan change, and the placeholders and web sizes asked for
+  /// change pixels without a plan change, and the placeholders, web sizes and Android resources asked for
   /// (which the manifest records).
   package var keyHeader: String {
     "tool=\(ToolVersion.current)\nvips=\(vipsVersion)\nfail-on=\(config.failOn.rawValue)\n"
@@ -163,6 +194,7 @@ package struct Planner: Sendable {
       // Only when on, so keys without placeholders stay as they were.
       + (config.placeholders == .none ? "" : "placeholders=\(config.placeholders.rawValue)\n")
       + (config.web.isOn ? "web=\(config.web.keyText)\n" : "")
+      + (config.android.isOn ? "android=\(config.android.keyText)\n" : "")
   }
 
   /// A warning for each master with several frames or pages, of which a build uses the
@@ -236,7 +268,7 @@ package struct Planner: Sendable {
     set.notices = notices.filter { $0.kind != .skipped } + skipped
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
     if config.placeholders != .none { set.choosePlaceholderSource() }
-    if config.web.isOn { set.planWebSizes(group: source.group, settings: config.web) }
+    set.planDerivedFiles(group: source.group, config: config)
     return set
   }
 }

@@ -7,6 +7,7 @@ package struct RenderedFile: Sendable {
   package var hash: String
   /// The imageset's ThumbHash, when the plan made this file its placeholder's source.
   package var placeholder: [UInt8]? = nil
-  /// The web sizes made from this file (its output's ``PlannedOutput/webSizes``).
-  package var web: [RenderedWebFile] = []
+  /// The files of the destinations beside the catalog made from this file (its output's
+  /// ``PlannedOutput/derived``).
+  package var derived: [RenderedDerivedFile] = []
 }

@@ -71,8 +71,8 @@ package struct Renderer: Sendable {
   }
 
   /// `files` with the placeholders their plan asks of copied files that no check decoded on
-  /// its own (those shipped from a decode shared with resizes), and the web sizes it asks
-  /// of copied files; a rendered file's are made from its pixels as it is encoded, a checked
+  /// its own (those shipped from a decode shared with resizes), and the files of the
+  /// destinations beside the catalog it asks of copied files; a rendered file's are made from its pixels as it is encoded, a checked
   /// copy's placeholder from the check's decode.
   private func withPlaceholders(_ files: [RenderedFile], recipes work: [(Recipe, PlannedOutput)])
     throws(VipsError) -> [RenderedFile]
@@ -84,13 +84,13 @@ package struct Renderer: Sendable {
         ofFile: files[index].bytes, failOn: failOn)
     }
     for index in files.indices
-    where !files[index].output.webSizes.isEmpty && files[index].web.isEmpty {
+    where !files[index].output.derived.isEmpty && files[index].derived.isEmpty {
       guard let recipe = work.first(where: { $0.1.path == files[index].output.path })?.0 else {
         continue
       }
-      files[index].web = try WebSizes.render(
+      files[index].derived = try DerivedFiles.render(
         ofFile: files[index].bytes, failOn: failOn, recipe: recipe,
-        candidates: files[index].output.webSizes)
+        files: files[index].output.derived)
     }
     return files
   }
@@ -302,8 +302,8 @@ package struct Renderer: Sendable {
     return RenderedFile(
       output: output, bytes: file.bytes, hash: file.hash,
       placeholder: output.makesPlaceholder ? try Placeholder.thumbHash(of: image) : nil,
-      web: output.webSizes.isEmpty
-        ? [] : try WebSizes.render(image, recipe: recipe, candidates: output.webSizes))
+      derived: output.derived.isEmpty
+        ? [] : try DerivedFiles.render(image, recipe: recipe, files: output.derived))
   }
 
   /// Decodes a HEIF (or AVIF) output back before it is shipped: libheif writes files it cannot read

@@ -3,25 +3,26 @@ internal import ThumbForgeConfig
 package import ThumbForgePlanning
 internal import Vips
 
-/// One encoded web size (``WebCandidate``), ready to be written.
-package struct RenderedWebFile: Sendable {
-  package var candidate: WebCandidate
+/// One encoded file of a destination beside the catalog (``DerivedFile``), ready to be
+/// written.
+package struct RenderedDerivedFile: Sendable {
+  package var file: DerivedFile
   package var bytes: [UInt8]
   package var hash: String
 }
 
-/// The web sizes of a catalog file (``PlannedOutput/webSizes``): its finished pixels scaled
-/// down to each planned width (never up: the plan keeps widths within the file's own),
+/// The files derived from a catalog file (``PlannedOutput/derived``): its finished pixels
+/// scaled down to each planned size (never up: the plan keeps sizes within the file's own),
 /// flattened where the format has no alpha, encoded with the recipe's quality.
-enum WebSizes {
-  /// The web sizes of `image`, the catalog file's pixels as they are encoded.
-  static func render(_ image: VipsImage, recipe: Recipe, candidates: [WebCandidate])
-    throws(VipsError) -> [RenderedWebFile]
+enum DerivedFiles {
+  /// The files derived from `image`, the catalog file's pixels as they are encoded.
+  static func render(_ image: VipsImage, recipe: Recipe, files: [DerivedFile])
+    throws(VipsError) -> [RenderedDerivedFile]
   {
-    var files: [RenderedWebFile] = []
+    var rendered: [RenderedDerivedFile] = []
     var scaled: [PixelSize: VipsImage] = [:]
-    for candidate in candidates {
-      let size = candidate.pixelSize
+    for file in files {
+      let size = file.pixelSize
       var sized: VipsImage
       if let done = scaled[size] {
         sized = done
@@ -30,38 +31,36 @@ enum WebSizes {
           exactly: ResizeRequest(width: size.width, height: size.height, kernel: recipe.kernel))
         scaled[size] = sized
       }
-      if sized.hasAlpha, let background = candidate.flatten {
+      if sized.hasAlpha, let background = file.flatten {
         sized = try sized.flattened(background: [
           Double(background.red), Double(background.green), Double(background.blue),
         ])
       }
       let bytes = try sized.encoded(
-        as: candidate.format,
+        as: file.format,
         options: SaveOptions(
           quality: recipe.quality, stripMetadata: true, optimizeCoding: recipe.optimizeCoding))
       guard sized.width == size.width, sized.height == size.height else {
         throw VipsError(
-          context: candidate.path,
+          context: file.path,
           message:
             "internal error: rendered \(sized.width)x\(sized.height), planned \(size); please report it"
         )
       }
-      if candidate.format == .avif { try checkReadable(bytes, path: candidate.path, size: size) }
-      files.append(
-        RenderedWebFile(candidate: candidate, bytes: bytes, hash: ContentHash.of(bytes)))
+      if file.format == .avif { try checkReadable(bytes, path: file.path, size: size) }
+      rendered.append(RenderedDerivedFile(file: file, bytes: bytes, hash: ContentHash.of(bytes)))
     }
-    return files
+    return rendered
   }
 
-  /// The web sizes of a copied catalog file, from its bytes decoded upright in 8-bit sRGB.
+  /// The files derived from a copied catalog file, from its bytes decoded upright in 8-bit
+  /// sRGB.
   static func render(
-    ofFile bytes: [UInt8], failOn: FailOn, recipe: Recipe, candidates: [WebCandidate]
-  )
-    throws(VipsError) -> [RenderedWebFile]
-  {
+    ofFile bytes: [UInt8], failOn: FailOn, recipe: Recipe, files: [DerivedFile]
+  ) throws(VipsError) -> [RenderedDerivedFile] {
     let image = try VipsImage.load(bytes: bytes, options: LoadOptions(failOn: failOn))
       .autoRotated().toSRGB8()
-    return try render(image, recipe: recipe, candidates: candidates)
+    return try render(image, recipe: recipe, files: files)
   }
 
   /// An AVIF file decoded back before it is written (see ``Renderer/checkReadable(_:output:)``).

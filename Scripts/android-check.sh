@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds Assets/ (and the SnowSeeker corpus, when ../shared/corpus/snowseeker is there) with
+# `android:` on, one flag given dark art, then compiles the `res` folder with the Android
+# platform tool Debian has, `aapt` (v1; Debian ships no `aapt2`), generating `R.java`, which
+# refuses Java keywords. Each resource name is then held to aapt2's stricter rule (lower-case
+# letters, digits and `_`, not starting with a digit), and dark art must be under
+# `drawable-night-*`. THUMBFORGE_BIN picks the binary (else a release build). Installs aapt
+# with apt-get when it is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. Scripts/lib.sh
+
+release_binary
+command -v aapt >/dev/null || apt_install aapt
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '<?xml version="1.0" encoding="utf-8"?>\n<manifest package="com.thumbforge.check"/>\n' \
+  > "$work/AndroidManifest.xml"
+folders=(Assets)
+corpus=../shared/corpus/snowseeker/Images
+if [ -d "$corpus" ]; then
+  folders+=("$corpus")
+else
+  echo "android-check.sh: $corpus is absent; checking Assets/ only"
+fi
+status=0
+for folder in "${folders[@]}"; do
+  name=$(basename "$folder")
+  cp -R "$folder" "$work/$name"
+  # Dark art for one asset, so that the night qualifier is compiled too.
+  dark=$(find "$work/$name" -name '*.svg' -o -name '*@2x.png' | sort | head -n 1)
+  if [ -n "$dark" ]; then
+    base=${dark%.*}; ext=${dark##*.}
+    case $base in *@2x) cp "$dark" "${base%@2x}~dark@2x.$ext" ;; *) cp "$dark" "$base~dark.$ext" ;; esac
+  fi
+  printf '\nandroid:\n  folder: ../android-%s/res\n' "$name" >> "$work/$name/thumbforge.yml"
+  "$TF" build "$work/$name" -q -o "$work/out-$name/Assets.xcassets"
+  res=$work/android-$name/res
+  echo "==> $folder: $(find "$res" -type f | wc -l) drawables in $(ls "$res" | tr '\n' ' ')"
+  mkdir -p "$work/gen-$name"
+  if ! aapt package -f -M "$work/AndroidManifest.xml" -S "$res" -J "$work/gen-$name" \
+    -F "$work/$name.apk"; then
+    echo "android-check.sh: aapt refused $res" >&2
+    status=1
+  fi
+  bad=$(find "$res" -type f | sed 's|.*/||; s|\.[a-z]*$||' | grep -Ev '^[a-z_][a-z0-9_]*$' || true)
+  if [ -n "$bad" ]; then
+    echo "android-check.sh: names outside aapt2's rule: $bad" >&2
+    status=1
+  fi
+  if [ -n "$dark" ] && ! ls "$res" | grep -q '^drawable-night-'; then
+    echo "android-check.sh: no drawable-night-* folder for $dark" >&2
+    status=1
+  fi
+done
+exit "$status"

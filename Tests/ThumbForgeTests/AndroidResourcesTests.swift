@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+import Vips
+
+@testable import ThumbForge
+@testable import ThumbForgeBasics
+@testable import ThumbForgeCatalog
+@testable import ThumbForgeConfig
+@testable import ThumbForgePlanning
+@testable import ThumbForgeRendering
+
+/// `android:`: every imageset as drawables at each density up to its catalog file's scale,
+/// dark art under `-night`, names valid and unique, read back at their planned sizes, checked
+/// by `check` and removed when no longer planned. Scripts/android-check.sh compiles a real
+/// build's `res` folder with `aapt`.
+@Suite("Android resources")
+struct AndroidResourcesTests {
+  static let config = """
+    master-scale: 2
+    android:
+      folder: ../out/android/res
+    rules:
+      - match: "Flags/*"
+        recipes: [flag]
+
+    """
+
+  static func options(_ harness: RenderHarness) -> BuildOptions {
+    var options = BuildOptions(folder: harness.folder)
+    options.jobs = 2
+    return options
+  }
+
+  @Test("names: accents dropped, lower case, `_` for the rest, never a digit first or a keyword")
+  func names() {
+    #expect(AndroidResourceName.make("Côte d'Ivoire-flag") == "cote_d_ivoire_flag")
+    #expect(AndroidResourceName.make("United States") == "united_states")
+    #expect(AndroidResourceName.make("les-arcs-tile") == "les_arcs_tile")
+    #expect(AndroidResourceName.make("3D Logo") == "img_3d_logo")
+    #expect(AndroidResourceName.make("New") == "img_new")
+    #expect(AndroidResourceName.make("__--") == "img")
+    #expect(AndroidResourceName.make("Ünïcödé_Naïve") == "unicode_naive")
+    // Generated names: whatever the characters, a valid name.
+    var random = SeededRandom(seed: 49)
+    let alphabet = Array("aZ09_- .'@~éßØ日本\t\u{301}()+") + ["👍🏽"]
+    for _ in 0..<2000 {
+      let name = String(
+        (0..<Int.random(in: 0...12, using: &random)).map { _ in
+          alphabet.randomElement(using: &random)!
+        })
+      let made = AndroidResourceName.make(name)
+      #expect(AndroidResourceName.isValid(made), "\(name.debugDescription) → \(made)")
+      #expect(AndroidResourceName.make(made) == made, "not stable: \(made)")
+    }
+    for invalid in ["", "1a", "A", "a-b", "class", "é"] {
+      #expect(!AndroidResourceName.isValid(invalid), "\(invalid)")
+    }
+  }
+
+  @Test("a build writes each density up to the file's scale at dp × density, dark under -night")
+  func build() throws {
+    let harness = try RenderHarness(config: Self.config)
+    defer { harness.remove() }
+    // A 3x flag (40×25 pt), and a photo with dark art at 2x (120×80 pt).
+    try harness.add(
+      try TestImages.photo(width: 300, height: 200), as: "Flags/Côte d'Ivoire@3x.png",
+      format: .png)
+    try harness.add(
+      try TestImages.photo(width: 240, height: 160), as: "Photos/Lake@2x.jpg", format: .jpeg)
+    try harness.add(
+      try TestImages.photo(width: 240, height: 160), as: "Photos/Lake~dark@2x.jpg", format: .jpeg)
+    let engine = try BuildEngine(options: Self.options(harness))
+    #expect(try engine.run().failed == 0)
+    let base = engine.workspace.state.folder
+    let res = try FileManager.default.subpathsOfDirectory(
+      atPath: base.appendingPathComponent("android/res").path
+    ).filter { $0.contains(".") }.sorted()
+    #expect(
+      res == [
+        "drawable-hdpi/cote_d_ivoire_flag.png", "drawable-hdpi/lake.jpg",
+        "drawable-mdpi/cote_d_ivoire_flag.png", "drawable-mdpi/lake.jpg",
+        "drawable-night-hdpi/lake.jpg", "drawable-night-mdpi/lake.jpg",
+        "drawable-night-xhdpi/lake.jpg", "drawable-xhdpi/cote_d_ivoire_flag.png",
+        "drawable-xhdpi/lake.jpg", "drawable-xxhdpi/cote_d_ivoire_flag.png",
+      ])
+    let expected: [String: (Int, Int)] = [
+      "mdpi/cote_d_ivoire_flag": (40, 25), "hdpi/cote_d_ivoire_flag": (60, 38),
+      "xhdpi/cote_d_ivoire_flag": (80, 50), "xxhdpi/cote_d_ivoire_flag": (120, 75),
+      "mdpi/lake": (120, 80), "hdpi/lake": (180, 120), "xhdpi/lake": (240, 160),
+    ]
+    let manifest = try #require(try ManifestStore.read(at: engine.workspace.manifest))
+    let files = manifest.imageSets.flatMap { $0.android?.files ?? [] }
+    #expect(files.count == res.count)
+    for file in files {
+      let image = try VipsImage.load(path: base.appendingPathComponent(file.path).path)
+      #expect(image.width == file.width && image.height == file.height, "\(file.path)")
+      let key = file.path.replacingOccurrences(of: "android/res/drawable-", with: "")
+        .replacingOccurrences(of: "night-", with: "").split(separator: ".")[0]
+      let size = try #require(expected[String(key)], "\(file.path)")
+      #expect((file.width, file.height) == size, "\(file.path)")
+      #expect((file.appearance == "dark") == file.path.contains("-night-"))
+      // The flag keeps its rounded corners' alpha.
+      #expect(image.hasAlpha == file.path.hasSuffix(".png"), "\(file.path)")
+    }
+    #expect(try engine.run().rendered == 0)
+    #expect(try ManifestStore.read(at: engine.workspace.manifest) == manifest)
+  }
+
+  @Test("two assets of one name: the first keeps it, the other is an error naming both masters")
+  func clash() throws {
+    let harness = try RenderHarness(config: Self.config)
+    defer { harness.remove() }
+    try harness.add(try TestImages.photo(width: 80, height: 80), as: "A/Star@2x.png", format: .png)
+    try harness.add(try TestImages.photo(width: 80, height: 80), as: "B/star@2x.png", format: .png)
+    let engine = try BuildEngine(options: Self.options(harness))
+    let report = try engine.run()
+    let problem = try #require(report.problems.first { $0.reason.contains("Android") })
+    #expect(problem.path == "B/star@2x.png")
+    #expect(problem.reason.contains("A/Star@2x.png") && problem.reason.contains("'star'"))
+    let manifest = try #require(try ManifestStore.read(at: engine.workspace.manifest))
+    #expect(manifest.imageSets.first { $0.asset == "A/Star" }?.android?.files.count == 3)
+    #expect(manifest.imageSets.first { $0.asset == "B/star" }?.android == nil)
+    // Renamed: the second gets its drawables on the next build.
+    try FileManager.default.moveItem(
+      at: harness.folder.appendingPathComponent("B/star@2x.png"),
+      to: harness.folder.appendingPathComponent("B/star-b@2x.png"))
+    #expect(try engine.run().problems.isEmpty)
+    let renamed = try #require(try ManifestStore.read(at: engine.workspace.manifest))
+    #expect(renamed.imageSets.first { $0.asset == "B/star-b" }?.android?.files.count == 3)
+  }
+
+  @Test("check fails on a deleted drawable; new densities name the setting; off removes them all")
+  func checkAndTurnOff() throws {
+    let harness = try RenderHarness(config: Self.config)
+    defer { harness.remove() }
+    try harness.add(try TestImages.photo(width: 90, height: 60), as: "Dot@3x.png", format: .png)
+    let engine = try BuildEngine(options: Self.options(harness))
+    _ = try engine.run()
+    let res = engine.workspace.state.folder.appendingPathComponent("android/res")
+    try FileManager.default.removeItem(at: res.appendingPathComponent("drawable-hdpi/dot.png"))
+    var check = Self.options(harness)
+    check.mode = .check
+    #expect(
+      try BuildEngine(options: check).run().stale.map(\.path) == [
+        "android/res/drawable-hdpi/dot.png"
+      ])
+    _ = try engine.run()
+    #expect(try BuildEngine(options: check).run().stale.isEmpty)
+    let yml = harness.folder.appendingPathComponent("thumbforge.yml")
+    try Data(
+      "output: ../out/Assets.xcassets\nandroid: { folder: ../out/android/res, densities: [xhdpi] }\n"
+        .utf8
+    ).write(to: yml)
+    let stale = try BuildEngine(options: check).run().stale
+    #expect(stale.allSatisfy { $0.detail.contains("android densities") }, "\(stale)")
+    _ = try BuildEngine(options: Self.options(harness)).run()
+    #expect(
+      try FileManager.default.subpathsOfDirectory(atPath: res.path).sorted() == [
+        "drawable-xhdpi", "drawable-xhdpi/dot.png",
+      ])
+    try Data("output: ../out/Assets.xcassets\n".utf8).write(to: yml)
+    _ = try BuildEngine(options: Self.options(harness)).run()
+    #expect(!FileManager.default.fileExists(atPath: res.path))
+    #expect(try BuildEngine(options: check).run().stale.isEmpty)
+  }
+
+  @Test("an Android folder that holds the web folder, or inside the asset folder, is refused")
+  func refusals() throws {
+    let harness = try RenderHarness(config: Self.config)
+    defer { harness.remove() }
+    let yml = harness.folder.appendingPathComponent("thumbforge.yml")
+    for (text, words) in [
+      ("android: { folder: res }", "inside the asset folder"),
+      ("web: { folder: ../out/web }\nandroid: { folder: ../out }", "hold one another"),
+      ("web: { folder: ../site }\nandroid: { folder: ../site/res }", "web.folder"),
+    ] {
+      try Data("output: ../out/Assets.xcassets\n\(text)\n".utf8).write(to: yml)
+      do {
+        _ = try BuildEngine(options: Self.options(harness))
+        Issue.record("accepted: \(text)")
+      } catch {
+        #expect(error.message.contains(words), "\(error.message)")
+      }
+    }
+    try Data("output: ../out/Assets.xcassets\nandroid: { folder: ../res }\n".utf8).write(to: yml)
+    var shard = Self.options(harness)
+    shard.shard = try Shard(index: 1, count: 2)
+    #expect(throws: ConfigError.self) { try BuildEngine(options: shard).run() }
+  }
+}

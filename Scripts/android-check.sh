@@ -17,13 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '<?xml version="1.0" encoding="utf-8"?>\n<manifest package="com.thumbforge.check"/>\n' \
   > "$work/AndroidManifest.xml"
-folders=(Assets)
-corpus=../shared/corpus/snowseeker/Images
-if [ -d "$corpus" ]; then
-  folders+=("$corpus")
-else
-  echo "android-check.sh: $corpus is absent; checking Assets/ only"
-fi
+sample_folders android-check.sh
 status=0
 for folder in "${folders[@]}"; do
   name=$(basename "$folder")

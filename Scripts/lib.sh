@@ -105,3 +105,15 @@ http {
 }
 EOF
 }
+
+# sample_folders SCRIPT: sets `folders` to the real asset folders a check builds: Assets/, and
+# the SnowSeeker corpus when ../shared/corpus/snowseeker is there (else says so, naming SCRIPT).
+sample_folders() {
+  folders=(Assets)
+  local corpus=../shared/corpus/snowseeker/Images
+  if [ -d "$corpus" ]; then
+    folders+=("$corpus")
+  else
+    echo "$1: $corpus is absent; checking Assets/ only"
+  fi
+}

@@ -21,13 +21,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-folders=(Assets)
-corpus=../shared/corpus/snowseeker/Images
-if [ -d "$corpus" ]; then
-  folders+=("$corpus")
-else
-  echo "placeholders-check.sh: $corpus is absent; checking Assets/ only"
-fi
+sample_folders placeholders-check.sh
 status=0
 for folder in "${folders[@]}"; do
   name=$(basename "$folder")

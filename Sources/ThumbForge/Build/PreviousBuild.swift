@@ -28,6 +28,7 @@ struct PreviousBuild: Sendable {
     let manifest = recorded.manifest
     let sets = manifest?.imageSets ?? []
     let catalog = OpenFolder(path: workspace.catalog.path)
+    let base = OpenFolder(path: workspace.state.folder.path)
     var files: [String: FileFacts?] = [:]
     files.reserveCapacity(sets.reduce(0) { $0 + $1.outputs.count + 1 })
     for set in sets {
@@ -36,8 +37,7 @@ struct PreviousBuild: Sendable {
       }
       for path in set.derived.flatMap(\.files.paths) {
         files.updateValue(
-          FileFacts.current(at: workspace.state.folder.filePath(path)),
-          forKey: DerivedWriter.stampPrefix + path)
+          FileFacts.current(at: path, in: base), forKey: DerivedWriter.stampPrefix + path)
       }
     }
     return PreviousBuild(

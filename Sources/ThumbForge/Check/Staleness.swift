@@ -347,12 +347,13 @@ struct Staleness: Sendable {
     let contents = entry.folder + "/Contents.json"
     compare(
       contents, at: catalog + "/" + contents, shown: contents, entry.contentsHash, in: "catalog")
+    let base = workspace.state.folder.path + "/"
     for (destination, derived) in entry.derived {
       var listed = derived.files.map { ($0.path, $0.hash) }
       if let json = derived.json { listed.append((json, derived.jsonHash ?? "")) }
       for (path, hash) in listed {
         compare(
-          DerivedWriter.stampPrefix + path, at: workspace.state.folder.filePath(path),
+          DerivedWriter.stampPrefix + path, at: base + path,
           shown: path, hash, in: "\(destination) folder")
       }
     }

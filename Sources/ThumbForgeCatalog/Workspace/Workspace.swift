@@ -13,9 +13,17 @@ package struct Workspace: Sendable {
   package var state: StateFiles
   package var swiftFile: URL?
   /// The folder of the web sizes (`web: folder:`); nil: none.
-  package var web: URL? = nil
+  package private(set) var web: URL? = nil
   /// The Android `res` folder (`android: folder:`); nil: none.
-  package var android: URL? = nil
+  package private(set) var android: URL? = nil
+  /// The manifest's folder → web folder relative path, with a final `/` (nil without web
+  /// sizes): what the manifest's web paths start with, so that a build can remove them
+  /// after `web:` has left the configuration or moved. Resolved once (symbolic links
+  /// followed), as every imageset's judgement asks for it.
+  package private(set) var webRelativeToManifest: String? = nil
+  /// The manifest's folder → Android `res` folder relative path, with a final `/` (nil
+  /// without Android resources), as ``webRelativeToManifest``.
+  package private(set) var androidRelativeToManifest: String? = nil
   /// Whether discovery skips files whose real path leaves the folder (`serve`).
   package var confined = false
 
@@ -84,7 +92,12 @@ package struct Workspace: Sendable {
         )
       }
       claimed.append((key, url))
-      if key == "web.folder" { workspace.web = url } else { workspace.android = url }
+      let relative = FolderPath.climbingPath(of: url, from: workspace.state.folder) + "/"
+      if key == "web.folder" {
+        (workspace.web, workspace.webRelativeToManifest) = (url, relative)
+      } else {
+        (workspace.android, workspace.androidRelativeToManifest) = (url, relative)
+      }
     }
     return workspace
   }
@@ -105,19 +118,6 @@ package struct Workspace: Sendable {
     if let configFile { paths.insert(configFile.standardizedFileURL.path) }
     if let swiftFile { paths.insert(swiftFile.path) }
     return paths
-  }
-
-  /// The manifest's folder → web folder relative path, with a final `/` (nil without web
-  /// sizes): what the manifest's web paths start with, so that a build can remove them
-  /// after `web:` has left the configuration or moved.
-  package var webRelativeToManifest: String? {
-    web.map { FolderPath.climbingPath(of: $0, from: state.folder) + "/" }
-  }
-
-  /// The manifest's folder → Android `res` folder relative path, with a final `/` (nil
-  /// without Android resources), as ``webRelativeToManifest``.
-  package var androidRelativeToManifest: String? {
-    android.map { FolderPath.climbingPath(of: $0, from: state.folder) + "/" }
   }
 
   /// The manifest's folder → catalog relative path (with `..` when the manifest sits

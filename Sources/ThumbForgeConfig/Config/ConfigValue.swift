@@ -75,36 +75,34 @@ extension ConfigValue where Value == PointSize {
 extension ConfigValue where Value == [Int] {
   /// A list of display scales (1, 2, 3), each at most once; kept sorted.
   static var scales: Self {
-    Self(
-      summary: "list of 1, 2, 3",
-      read: { node throws(ConfigError) in
-        var scales: [Int] = []
-        for item in try node.sequence() {
-          let scale = try item.int(in: 1...3)
-          if scales.contains(scale) { throw item.error("scale \(scale) is listed twice") }
-          scales.append(scale)
-        }
-        if scales.isEmpty { throw node.error("list at least one scale (1, 2 or 3)") }
-        return scales.sorted()
-      }
-    ) { "[\($0.map(String.init).joined(separator: ", "))]" }
+    integers(
+      in: 1...3, summary: "list of 1, 2, 3", item: "scale",
+      empty: "list at least one scale (1, 2 or 3)")
   }
-}
 
-extension ConfigValue where Value == [Int] {
   /// A list of pixel widths (1–16384), each at most once, at least one; kept sorted.
   static var widths: Self {
+    integers(
+      in: 1...16384, summary: "list of integers 1–16384", item: "width",
+      empty: "list at least one width")
+  }
+
+  /// A list of integers in `range`, each at most once (an `item` listed twice is named), at
+  /// least one (else `empty`); kept sorted.
+  private static func integers(
+    in range: ClosedRange<Int>, summary: String, item: String, empty: String
+  ) -> Self {
     Self(
-      summary: "list of integers 1–16384",
+      summary: summary,
       read: { node throws(ConfigError) in
-        var widths: [Int] = []
-        for item in try node.sequence() {
-          let width = try item.int(in: 1...16384)
-          if widths.contains(width) { throw item.error("width \(width) is listed twice") }
-          widths.append(width)
+        var values: [Int] = []
+        for element in try node.sequence() {
+          let value = try element.int(in: range)
+          if values.contains(value) { throw element.error("\(item) \(value) is listed twice") }
+          values.append(value)
         }
-        if widths.isEmpty { throw node.error("list at least one width") }
-        return widths.sorted()
+        if values.isEmpty { throw node.error(empty) }
+        return values.sorted()
       }
     ) { "[\($0.map(String.init).joined(separator: ", "))]" }
   }

@@ -39,20 +39,8 @@ struct ManifestCacheTests {
       warnings: ["@2x: enlarges\ta tab", "line\nfeed and back\\slash \\t"],
       skipped: ["@3x (dark): no master"], focus: FocusPoint(x: 0.1, y: 0.333_333_333_333_333_3))
     flag.thumbHash = "3OcRJYB4d3h/iIeHeEh3eIhw+j3A"
-    flag.web = ManifestDerived(
-      files: [
-        ManifestDerivedFile(
-          path: "../Web/Flags/Côte d'Ivoire-flag-120w.webp", appearance: nil, width: 120,
-          height: 75, bytes: 310, hash: "bb22"),
-        ManifestDerivedFile(
-          path: "../Web/Flags/Côte d'Ivoire-flag~dark-120w.png", appearance: "dark", width: 120,
-          height: 75, bytes: 0, hash: "cc33"),
-      ], json: "../Web/Flags/Côte d'Ivoire-flag.json", jsonHash: "aa11")
-    flag.android = ManifestDerived(files: [
-      ManifestDerivedFile(
-        path: "res/drawable-night-hdpi/cote_d_ivoire_flag.png", appearance: "dark", width: 60,
-        height: 38, bytes: 77, hash: "dd44")
-    ])
+    flag.web = Self.sampleWeb
+    flag.android = Self.sampleAndroid
     let odd = ManifestImageSet(
       asset: "A\tB/C\\D", group: ["A\tB", "", "x\n"], recipe: "", recipeHash: "",
       folder: "A\tB/C\\D.imageset", contentsHash: "", sources: [],
@@ -78,6 +66,22 @@ struct ManifestCacheTests {
     manifest.settings = ["master-scale": "2", "assets: Photos/A\tB focus": "[0.25, 0.5]"]
     return manifest
   }
+
+  /// The sample's web sizes and drawables, with a name to escape and a dark file each.
+  static let sampleWeb = ManifestDerived(
+    files: [
+      ManifestDerivedFile(
+        path: "../Web/Flags/Côte d'Ivoire-flag-120w.webp", appearance: nil, width: 120,
+        height: 75, bytes: 310, hash: "bb22"),
+      ManifestDerivedFile(
+        path: "../Web/Flags/Côte d'Ivoire-flag~dark-120w.png", appearance: "dark", width: 120,
+        height: 75, bytes: 0, hash: "cc33"),
+    ], json: "../Web/Flags/Côte d'Ivoire-flag.json", jsonHash: "aa11")
+  static let sampleAndroid = ManifestDerived(files: [
+    ManifestDerivedFile(
+      path: "res/drawable-night-hdpi/cote_d_ivoire_flag.png", appearance: "dark", width: 60,
+      height: 38, bytes: 77, hash: "dd44")
+  ])
 
   static func temporaryURL() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -182,11 +182,7 @@ struct Staleness: Sendable {
       reasons.append(
         StaleItem(kind: .stale, path: set.folder, detail: keyDetail(recipes, asset: asset)))
     }
-    if !keyChanged
-      && !Self.recordsPlan(
-        entry, of: set, web: workspace.webRelativeToManifest,
-        android: workspace.androidRelativeToManifest)
-    {
+    if !keyChanged && !records(entry, set) {
       reasons.append(
         StaleItem(
           kind: .modified, path: set.folder,
@@ -251,6 +247,13 @@ struct Staleness: Sendable {
       recorded.contains(
         RecordedSize(path: $0.path, width: $0.pixelSize.width, height: $0.pixelSize.height))
     }
+  }
+
+  /// ``recordsPlan(_:of:web:android:)`` with this run's folders beside the catalog.
+  private func records(_ entry: ManifestImageSet, _ set: PlannedImageSet) -> Bool {
+    Self.recordsPlan(
+      entry, of: set, web: workspace.webRelativeToManifest,
+      android: workspace.androidRelativeToManifest)
   }
 
   /// Whether `recorded` records exactly the files (and web JSON) `set` plans for

@@ -9,9 +9,9 @@ package import ThumbForgeBasics
 ///
 /// Lines: the header; `F` with the manifest file's facts; `M` with the scalar fields; `G`
 /// with the groups; per imageset an `I` line followed by its `S` (source), `O` (output),
-/// `P` (focus point), `H` (ThumbHash), `B` (a file of a destination beside the
-/// catalog: `web` or `android`), `J` (the web JSON), `W` (warning) and `K`
-/// (skipped) lines; an `X` line per failed master;
+/// `P` (focus point), `H` (ThumbHash), `D` (a destination beside the catalog,
+/// `web` or `android`, with its JSON and the JSON's hash) followed by its `B` (file) lines,
+/// `W` (warning) and `K` (skipped) lines; an `X` line per failed master;
 /// an `R` line per recipe (its name, then keys and values); a `C` line per key setting (its
 /// name and value); `E` with the number of imagesets. Text fields
 /// escape backslash, tab and line feed.
@@ -67,15 +67,20 @@ package enum ManifestCache {
       if let focus = set.focus { out.line("P", [String(focus.x), String(focus.y)]) }
       if let thumbHash = set.thumbHash { out.line("H", [thumbHash]) }
       for (destination, derived) in set.derived {
+        out.line(
+          "D",
+          [
+            destination, derived.json.map { "+" + $0 } ?? "-",
+            derived.jsonHash.map { "+" + $0 } ?? "-",
+          ])
         for file in derived.files {
           out.line(
             "B",
             [
-              destination, file.path, String(file.width), String(file.height),
-              String(file.bytes), file.hash, file.appearance.map { "+" + $0 } ?? "-",
+              file.path, String(file.width), String(file.height), String(file.bytes), file.hash,
+              file.appearance.map { "+" + $0 } ?? "-",
             ])
         }
-        if let json = derived.json { out.line("J", [json, derived.jsonHash ?? ""]) }
       }
       for warning in set.warnings { out.line("W", [warning]) }
       for skipped in set.skipped { out.line("K", [skipped]) }

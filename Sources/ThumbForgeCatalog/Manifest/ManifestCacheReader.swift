@@ -3,6 +3,8 @@ package import ThumbForgeBasics
 /// Parses the manifest cache's lines; any surprise makes the whole read fail.
 package struct ManifestCacheReader {
   private var lines: TabSeparatedLines
+  /// The destination of the last `D` line of the current imageset (its `B` lines' own).
+  private var derivedDestination: String? = nil
 
   package init(bytes: UnsafeBufferPointer<UInt8>) {
     lines = TabSeparatedLines(bytes)
@@ -33,9 +35,7 @@ package struct ManifestCacheReader {
         }
         continue
       }
-      guard fields == 2, lines.integer(1) == sets.count, !next(),
-        !sets.contains(where: { $0.web != nil && $0.web?.json == nil })  // no JSON line
-      else { return nil }
+      guard fields == 2, lines.integer(1) == sets.count, !next() else { return nil }
       var manifest = Manifest(
         toolVersion: toolVersion, libvipsVersion: libvipsVersion, configHash: configHash,
         catalog: catalog, groups: [], imageSets: [])
@@ -51,7 +51,7 @@ package struct ManifestCacheReader {
     return nil  // no end line: cut short
   }
 
-  /// An imageset's line (`I`, or `S`, `O`, `P`, `H`, `B`, `J`, `W`, `K` of the last one) into
+  /// An imageset's line (`I`, or `S`, `O`, `P`, `H`, `D`, `B`, `W`, `K` of the last one) into
   /// `sets`;
   /// false for another kind or a damaged line.
   private mutating func readSetLine(into sets: inout [ManifestImageSet]) -> Bool {
@@ -63,6 +63,7 @@ package struct ManifestCacheReader {
         ManifestImageSet(
           asset: asset, group: group, recipe: recipe, recipeHash: recipeHash, folder: folder,
           contentsHash: contentsHash, sources: [], outputs: [], warnings: [], skipped: []))
+      derivedDestination = nil
       return true
     }
     guard !sets.isEmpty else { return false }
@@ -82,23 +83,24 @@ package struct ManifestCacheReader {
     case UInt8(ascii: "H"):
       guard sets[last].thumbHash == nil, fields == 2, let thumbHash = text(1) else { return false }
       sets[last].thumbHash = thumbHash
-    case UInt8(ascii: "B"):
-      // A set's web files, then their JSON line, then its Android files.
-      guard let (destination, file) = derivedFile() else { return false }
-      if destination == "web" {
-        guard sets[last].web?.json == nil, sets[last].android == nil else { return false }
-        sets[last].web = ManifestDerived(files: (sets[last].web?.files ?? []) + [file])
-      } else {
-        guard sets[last].web == nil || sets[last].web?.json != nil else { return false }
-        sets[last].android = ManifestDerived(files: (sets[last].android?.files ?? []) + [file])
-      }
-    case UInt8(ascii: "J"):
-      guard sets[last].web != nil, sets[last].web?.json == nil, sets[last].android == nil,
-        fields == 3,
-        let json = text(1), let hash = text(2)
+    case UInt8(ascii: "D"):
+      guard fields == 4, let destination = text(1), let json = optional(2),
+        let jsonHash = optional(3)
       else { return false }
-      sets[last].web?.json = json
-      sets[last].web?.jsonHash = hash
+      let record = ManifestDerived(files: [], json: json, jsonHash: jsonHash)
+      switch destination {
+      case "web" where sets[last].web == nil: sets[last].web = record
+      case "android" where sets[last].android == nil: sets[last].android = record
+      default: return false
+      }
+      derivedDestination = destination
+    case UInt8(ascii: "B"):
+      guard let file = derivedFile() else { return false }
+      switch derivedDestination {
+      case "web": sets[last].web?.files.append(file)
+      case "android": sets[last].android?.files.append(file)
+      default: return false
+      }
     case UInt8(ascii: "W"):
       guard fields == 2, let warning = text(1) else { return false }
       sets[last].warnings.append(warning)
@@ -139,19 +141,24 @@ package struct ManifestCacheReader {
     return true
   }
 
-  /// A `B` line: one file of a destination beside the catalog, and the destination's name.
-  private func derivedFile() -> (String, ManifestDerivedFile)? {
-    guard fields == 8, let destination = text(1), ["web", "android"].contains(destination),
-      let path = text(2), let width = lines.integer(3, signed: true),
-      let height = lines.integer(4, signed: true), let byteCount = lines.integer(5, signed: true),
-      let hash = text(6), let appearance = text(7), appearance == "-" || appearance.hasPrefix("+")
+  /// A `B` line: one file of the destination of the last `D` line.
+  private func derivedFile() -> ManifestDerivedFile? {
+    guard fields == 7, let path = text(1), let width = lines.integer(2, signed: true),
+      let height = lines.integer(3, signed: true), let byteCount = lines.integer(4, signed: true),
+      let hash = text(5), let appearance = optional(6)
     else { return nil }
-    return (
-      destination,
-      ManifestDerivedFile(
-        path: path, appearance: appearance == "-" ? nil : String(appearance.dropFirst()),
-        width: width, height: height, bytes: byteCount, hash: hash)
-    )
+    return ManifestDerivedFile(
+      path: path, appearance: appearance, width: width, height: height, bytes: byteCount,
+      hash: hash)
+  }
+
+  /// Field `index` written as `+TEXT` (TEXT) or `-` (nil); nil for anything else, as the
+  /// outer optional.
+  private func optional(_ index: Int) -> String?? {
+    guard let field = text(index) else { return nil }
+    if field == "-" { return .some(nil) }
+    guard field.hasPrefix("+") else { return nil }
+    return .some(String(field.dropFirst()))
   }
 
   private func output() -> ManifestOutput? {

@@ -33,6 +33,24 @@ struct StateFileFuzzRegressionTests {
     #expect(throws: Never.self) { try StateFileProbe.check(fuzzInput: bytes, directory: directory) }
   }
 
+  @Test("the destinations seeds are read, web sizes and drawables included (not refused)")
+  func destinationSeeds() throws {
+    let cache = try [UInt8](
+      Data(contentsOf: Self.seeds.appendingPathComponent("manifest-cache-destinations")))
+    let read = Array(cache.dropFirst()).withUnsafeBufferPointer { buffer in
+      var reader = ManifestCacheReader(bytes: buffer)
+      return reader.manifest(expecting: StateFileProbe.facts)
+    }
+    let manifest = try #require(read)
+    #expect(manifest.imageSets.contains { $0.web?.json != nil && $0.android != nil })
+    let json = try Data(
+      contentsOf: Self.seeds.appendingPathComponent("manifest-json-destinations")
+    ).dropFirst()
+    let decoded = try JSONDecoder().decode(Manifest.self, from: Data(json))
+    #expect(decoded.imageSets.map(\.web) == manifest.imageSets.map(\.web))
+    #expect(decoded.imageSets.map(\.android) == manifest.imageSets.map(\.android))
+  }
+
   @Test("Int.min, which String(Int.min) writes, reads back from the cache line format")
   func integerMinimum() {
     let text = Array(

@@ -188,3 +188,89 @@ struct AndroidResourcesTests {
     #expect(throws: ConfigError.self) { try BuildEngine(options: shard).run() }
   }
 }
+
+extension AndroidResourcesTests {
+  /// The alpha of every pixel of the PNG at `url`, rows top to bottom.
+  static func alpha(_ url: URL) throws -> (width: Int, height: Int, alpha: [UInt8]) {
+    let image = try VipsImage.load(path: url.path)
+    #expect(image.hasAlpha, "\(url.lastPathComponent) has no alpha")
+    let bytes = try image.pixelBytes()
+    let bands = image.bands
+    return (
+      image.width, image.height,
+      stride(from: bands - 1, to: bytes.count, by: bands).map { bytes[$0] }
+    )
+  }
+
+  @Test("launcher icons: 48 dp legacy and round, 108 dp layers, the foreground in the safe zone")
+  func launcherIcons() throws {
+    let harness = try RenderHarness(
+      config: """
+        rules: [{ match: "AppIcon*", recipes: [appicon] }]
+        recipes: { appicon: { background: "#1F3B5C" } }
+        android: { folder: ../out/android/res }
+
+        """)
+    defer { harness.remove() }
+    try harness.add(
+      try TestImages.photo(width: 1024, height: 1024), as: "AppIcon.png", format: .png)
+    try harness.add(
+      try TestImages.photo(width: 1024, height: 1024).colourspace(.bw), as: "AppIcon~tinted.png",
+      format: .png)
+    let engine = try BuildEngine(options: Self.options(harness))
+    #expect(try engine.run().failed == 0)
+    let res = engine.workspace.state.folder.appendingPathComponent("android/res")
+    for density in AndroidDensity.allCases {
+      let folder = res.appendingPathComponent("mipmap-\(density.rawValue)")
+      let side = Int((48 * density.factor).rounded())
+      let layer = Int((108 * density.factor).rounded())
+      let legacy = try VipsImage.load(path: folder.appendingPathComponent("ic_launcher.png").path)
+      #expect(legacy.width == side && legacy.height == side && !legacy.hasAlpha)
+      let round = try Self.alpha(folder.appendingPathComponent("ic_launcher_round.png"))
+      #expect(round.width == side && round.height == side)
+      #expect(round.alpha[0] == 0 && round.alpha[side * side / 2 + side / 2] == 255)
+      for layerName in ["ic_launcher_foreground.png", "ic_launcher_monochrome.png"] {
+        let pixels = try Self.alpha(folder.appendingPathComponent(layerName))
+        #expect(pixels.width == layer && pixels.height == layer, "\(density) \(layerName)")
+        // Nothing outside the 66 dp circle; the centre drawn.
+        let radius = 33 * density.factor
+        let centre = Double(layer) / 2
+        var outside = 0
+        for y in 0..<layer {
+          for x in 0..<layer where pixels.alpha[y * layer + x] > 0 {
+            let dx = Double(x) + 0.5 - centre
+            let dy = Double(y) + 0.5 - centre
+            if (dx * dx + dy * dy).squareRoot() > radius { outside += 1 }
+          }
+        }
+        #expect(outside == 0, "\(density) \(layerName): \(outside) pixels outside the safe zone")
+        #expect(pixels.alpha.contains { $0 > 0 }, "\(density) \(layerName) is empty")
+      }
+      let foreground = try Self.alpha(folder.appendingPathComponent("ic_launcher_foreground.png"))
+      #expect(foreground.alpha[layer * layer / 2 + layer / 2] == 255)
+    }
+    let xml = try String(
+      contentsOf: res.appendingPathComponent("mipmap-anydpi-v26/ic_launcher.xml"), encoding: .utf8)
+    #expect(xml.contains(#"<monochrome android:drawable="@mipmap/ic_launcher_monochrome"/>"#))
+    #expect(
+      try String(
+        contentsOf: res.appendingPathComponent("mipmap-anydpi-v26/ic_launcher_round.xml"),
+        encoding: .utf8) == xml)
+    let color = try String(
+      contentsOf: res.appendingPathComponent("values/ic_launcher_background.xml"), encoding: .utf8)
+    #expect(color.contains(#"<color name="ic_launcher_background">#1F3B5C</color>"#))
+    // Without a tinted master: no monochrome layer, and the XML names none.
+    try FileManager.default.removeItem(
+      at: harness.folder.appendingPathComponent("AppIcon~tinted.png"))
+    _ = try engine.run()
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: res.appendingPathComponent("mipmap-mdpi/ic_launcher_monochrome.png").path))
+    let without = try String(
+      contentsOf: res.appendingPathComponent("mipmap-anydpi-v26/ic_launcher.xml"), encoding: .utf8)
+    #expect(!without.contains("monochrome") && without.contains("ic_launcher_foreground"))
+    var check = Self.options(harness)
+    check.mode = .check
+    #expect(try BuildEngine(options: check).run().stale.isEmpty)
+  }
+}

@@ -27,7 +27,8 @@ enum ContactSheet {
         tiles.append(placeholder)
       }
       // Then its files beside the catalog (`web:`, `android:`), in the manifest's order.
-      for file in set.derived.flatMap(\.files.files) {
+      // (not an adaptive icon's XML, which is text).
+      for file in set.derived.flatMap(\.files.files) where file.width > 0 {
         tiles.append(
           try tile(
             at: base.appendingPathComponent(file.path), file.path,

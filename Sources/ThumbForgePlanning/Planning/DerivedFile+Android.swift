@@ -35,6 +35,10 @@ extension AndroidFormat {
 }
 
 extension PlannedImageSet {
-  /// The imageset's Android resource name (``AndroidResourceName``).
-  var androidName: String { AndroidResourceName.make(name) }
+  /// The imageset's Android resource name (``AndroidResourceName``); an app icon set's is
+  /// `ic_launcher` for `AppIcon` (Android's own), else `ic_launcher_` and its name.
+  var androidName: String {
+    guard folder.hasSuffix(".appiconset") else { return AndroidResourceName.make(name) }
+    return name == "AppIcon" ? "ic_launcher" : "ic_launcher_" + AndroidResourceName.make(name)
+  }
 }

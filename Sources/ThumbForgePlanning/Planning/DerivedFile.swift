@@ -25,6 +25,26 @@ package struct DerivedFile: Hashable, Sendable {
   package var path: String
   /// What an image with alpha is flattened onto (nil: its alpha is kept): for JPEG.
   package var flatten: RGBAColor?
+  /// The size the catalog file is resized to (the file's own size unless ``finish`` places
+  /// it on a larger canvas).
+  package var resizeTo: PixelSize
+  /// What the renderer does after the resize (launcher icons).
+  package var finish = Finish.none
+  /// The file's text, for a resource that is not an image (an adaptive icon's XML, a colour):
+  /// written as it is; its ``pixelSize`` is zero.
+  package var text: String? = nil
+
+  /// What the renderer does to a derived file after its resize.
+  package enum Finish: Hashable, Sendable {
+    case none
+    /// Masked to this shape (a round launcher icon's circle).
+    case shape(OutputShape)
+    /// Centred on a transparent canvas of the file's size (an adaptive icon's layer).
+    case inset
+    /// White with its alpha (or, when opaque, its luminance) as alpha, centred as ``inset``
+    /// (a monochrome layer).
+    case silhouette
+  }
 
   init(
     _ destination: Destination, of output: PlannedOutput, recipe: Recipe, size: PixelSize,
@@ -36,6 +56,7 @@ package struct DerivedFile: Hashable, Sendable {
     self.format = format
     self.path = path
     flatten = format.supportsAlpha ? nil : recipe.background
+    resizeTo = size
   }
 }
 
@@ -45,6 +66,9 @@ extension PlannedImageSet {
   /// largest raster file in sRGB (the highest scale among equals), the file that shows the
   /// image at its sharpest. A set without one (a kept vector master only) gets none.
   mutating func planDerivedFiles(group: [String], config: Config) {
+    if config.android.isOn && folder.hasSuffix(".appiconset") {
+      planLauncherIcons(settings: config.android)
+    }
     guard folder.hasSuffix(".imageset") else { return }
     for appearance in [Slot.Appearance.any, .dark] {
       guard let chosen = largestSRGBOutput(appearance) else { continue }

@@ -77,6 +77,16 @@ package struct OutputShape: Hashable, Sendable {
   /// Pixels a centred stroke adds to each axis of the canvas (0: none).
   package var canvasGrowth: Int
 
+  /// A circle of diameter `side` pixels, without a border (a round launcher icon's mask).
+  init(circleOf side: Int) {
+    radius = Double(side) / 2
+    cornerStyle = .circular
+    strokeWidth = 0
+    strokeColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+    strokeAlignment = .inside
+    canvasGrowth = 0
+  }
+
   init(recipe: Recipe, scale: Int) {
     let s = Double(scale)
     radius = recipe.cornerRadius * s

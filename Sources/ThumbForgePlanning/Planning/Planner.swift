@@ -282,6 +282,7 @@ extension Planner {
       recipe: recipe, name: name, folder: folder, outputs: icons.outputs, skipped: [],
       warnings: icons.warnings.map(\.message), focus: nil, contents: icons.contents, key: "")
     set.notices = icons.warnings
+    set.planDerivedFiles(group: source.group, config: config)
     return set
   }
 }

@@ -15,14 +15,20 @@ package struct RenderedDerivedFile: Sendable {
 /// scaled down to each planned size (never up: the plan keeps sizes within the file's own),
 /// flattened where the format has no alpha, encoded with the recipe's quality.
 enum DerivedFiles {
-  /// The files derived from `image`, the catalog file's pixels as they are encoded.
+  /// The files derived from `image`, the catalog file's pixels as they are encoded, held in
+  /// memory (each size reads it again).
   static func render(_ image: VipsImage, recipe: Recipe, files: [DerivedFile])
     throws(VipsError) -> [RenderedDerivedFile]
   {
     var rendered: [RenderedDerivedFile] = []
     var scaled: [PixelSize: VipsImage] = [:]
     for file in files {
-      let size = file.pixelSize
+      if let text = file.text {
+        let bytes = Array(text.utf8)
+        rendered.append(RenderedDerivedFile(file: file, bytes: bytes, hash: ContentHash.of(bytes)))
+        continue
+      }
+      let size = file.resizeTo
       var sized: VipsImage
       if let done = scaled[size] {
         sized = done
@@ -31,6 +37,7 @@ enum DerivedFiles {
           exactly: ResizeRequest(width: size.width, height: size.height, kernel: recipe.kernel))
         scaled[size] = sized
       }
+      sized = try finished(sized, file)
       if sized.hasAlpha, let background = file.flatten {
         sized = try sized.flattened(background: [
           Double(background.red), Double(background.green), Double(background.blue),
@@ -40,17 +47,42 @@ enum DerivedFiles {
         as: file.format,
         options: SaveOptions(
           quality: recipe.quality, stripMetadata: true, optimizeCoding: recipe.optimizeCoding))
-      guard sized.width == size.width, sized.height == size.height else {
+      guard sized.width == file.pixelSize.width, sized.height == file.pixelSize.height else {
         throw VipsError(
           context: file.path,
           message:
-            "internal error: rendered \(sized.width)x\(sized.height), planned \(size); please report it"
+            "internal error: rendered \(sized.width)x\(sized.height), planned \(file.pixelSize); please report it"
         )
       }
-      if file.format == .avif { try checkReadable(bytes, path: file.path, size: size) }
+      if file.format == .avif { try checkReadable(bytes, path: file.path, size: file.pixelSize) }
       rendered.append(RenderedDerivedFile(file: file, bytes: bytes, hash: ContentHash.of(bytes)))
     }
     return rendered
+  }
+
+  /// `resized` with the file's planned finish: masked, or centred on its transparent canvas
+  /// (as it is, or as the white silhouette of its luminance).
+  private static func finished(_ resized: VipsImage, _ file: DerivedFile) throws(VipsError)
+    -> VipsImage
+  {
+    var image = resized
+    switch file.finish {
+    case .none: return image
+    case .shape(let shape): return try shape.apply(to: image)
+    case .inset: image = try image.addingAlpha()
+    case .silhouette:
+      // A shape on transparency is its alpha; an opaque greyscale icon's ink is its light.
+      let ink =
+        image.hasAlpha
+        ? try image.extractBand(image.bands - 1).cast(to: .uchar)
+        : try image.colourspace(.bw).extractBand(0).cast(to: .uchar)
+      image = try VipsImage.solid(width: image.width, height: image.height, color: [255, 255, 255])
+        .cast(to: .uchar).bandjoin([ink])
+    }
+    let canvas = file.pixelSize
+    return try image.embed(
+      x: (canvas.width - image.width) / 2, y: (canvas.height - image.height) / 2,
+      width: canvas.width, height: canvas.height, extend: .background, background: [0, 0, 0, 0])
   }
 
   /// The files derived from a copied catalog file, from its bytes decoded upright in 8-bit

@@ -280,8 +280,11 @@ package struct Renderer: Sendable {
   /// The output's file: checked against the planned size (the manifest and Contents.json
   /// record it), encoded, and for HEIF and AVIF read back.
   private func encode(
-    _ image: VipsImage, recipe: Recipe, output: PlannedOutput, memo: EncodingMemo
+    _ finished: VipsImage, recipe: Recipe, output: PlannedOutput, memo: EncodingMemo
   ) throws(VipsError) -> RenderedFile {
+    // Files derived from this one read its pixels again, which a decoder's pipeline (a
+    // master at its own size) gives only once: held in memory for them.
+    let image = output.derived.isEmpty ? finished : try finished.copiedToMemory()
     // The plan decided the size (the manifest and Contents.json record it): hold to it.
     guard image.width == output.pixelSize.width, image.height == output.pixelSize.height else {
       throw VipsError(

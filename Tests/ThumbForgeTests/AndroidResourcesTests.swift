@@ -220,35 +220,7 @@ extension AndroidResourcesTests {
     let engine = try BuildEngine(options: Self.options(harness))
     #expect(try engine.run().failed == 0)
     let res = engine.workspace.state.folder.appendingPathComponent("android/res")
-    for density in AndroidDensity.allCases {
-      let folder = res.appendingPathComponent("mipmap-\(density.rawValue)")
-      let side = Int((48 * density.factor).rounded())
-      let layer = Int((108 * density.factor).rounded())
-      let legacy = try VipsImage.load(path: folder.appendingPathComponent("ic_launcher.png").path)
-      #expect(legacy.width == side && legacy.height == side && !legacy.hasAlpha)
-      let round = try Self.alpha(folder.appendingPathComponent("ic_launcher_round.png"))
-      #expect(round.width == side && round.height == side)
-      #expect(round.alpha[0] == 0 && round.alpha[side * side / 2 + side / 2] == 255)
-      for layerName in ["ic_launcher_foreground.png", "ic_launcher_monochrome.png"] {
-        let pixels = try Self.alpha(folder.appendingPathComponent(layerName))
-        #expect(pixels.width == layer && pixels.height == layer, "\(density) \(layerName)")
-        // Nothing outside the 66 dp circle; the centre drawn.
-        let radius = 33 * density.factor
-        let centre = Double(layer) / 2
-        var outside = 0
-        for y in 0..<layer {
-          for x in 0..<layer where pixels.alpha[y * layer + x] > 0 {
-            let dx = Double(x) + 0.5 - centre
-            let dy = Double(y) + 0.5 - centre
-            if (dx * dx + dy * dy).squareRoot() > radius { outside += 1 }
-          }
-        }
-        #expect(outside == 0, "\(density) \(layerName): \(outside) pixels outside the safe zone")
-        #expect(pixels.alpha.contains { $0 > 0 }, "\(density) \(layerName) is empty")
-      }
-      let foreground = try Self.alpha(folder.appendingPathComponent("ic_launcher_foreground.png"))
-      #expect(foreground.alpha[layer * layer / 2 + layer / 2] == 255)
-    }
+    for density in AndroidDensity.allCases { try Self.checkLauncherFiles(res, density) }
     let xml = try String(
       contentsOf: res.appendingPathComponent("mipmap-anydpi-v26/ic_launcher.xml"), encoding: .utf8)
     #expect(xml.contains(#"<monochrome android:drawable="@mipmap/ic_launcher_monochrome"/>"#))
@@ -272,5 +244,37 @@ extension AndroidResourcesTests {
     var check = Self.options(harness)
     check.mode = .check
     #expect(try BuildEngine(options: check).run().stale.isEmpty)
+  }
+
+  /// The launcher files of `density` in `res`: sizes, the round mask, and both layers drawn
+  /// inside the 66 dp safe zone only.
+  static func checkLauncherFiles(_ res: URL, _ density: AndroidDensity) throws {
+    let folder = res.appendingPathComponent("mipmap-\(density.rawValue)")
+    let side = Int((48 * density.factor).rounded())
+    let layer = Int((108 * density.factor).rounded())
+    let legacy = try VipsImage.load(path: folder.appendingPathComponent("ic_launcher.png").path)
+    #expect(legacy.width == side && legacy.height == side && !legacy.hasAlpha)
+    let round = try Self.alpha(folder.appendingPathComponent("ic_launcher_round.png"))
+    #expect(round.width == side && round.height == side)
+    #expect(round.alpha[0] == 0 && round.alpha[side * side / 2 + side / 2] == 255)
+    for layerName in ["ic_launcher_foreground.png", "ic_launcher_monochrome.png"] {
+      let pixels = try Self.alpha(folder.appendingPathComponent(layerName))
+      #expect(pixels.width == layer && pixels.height == layer, "\(density) \(layerName)")
+      // Nothing outside the 66 dp circle; the centre drawn.
+      let radius = 33 * density.factor
+      let centre = Double(layer) / 2
+      var outside = 0
+      for y in 0..<layer {
+        for x in 0..<layer where pixels.alpha[y * layer + x] > 0 {
+          let dx = Double(x) + 0.5 - centre
+          let dy = Double(y) + 0.5 - centre
+          if (dx * dx + dy * dy).squareRoot() > radius { outside += 1 }
+        }
+      }
+      #expect(outside == 0, "\(density) \(layerName): \(outside) pixels outside the safe zone")
+      #expect(pixels.alpha.contains { $0 > 0 }, "\(density) \(layerName) is empty")
+    }
+    let foreground = try Self.alpha(folder.appendingPathComponent("ic_launcher_foreground.png"))
+    #expect(foreground.alpha[layer * layer / 2 + layer / 2] == 255)
   }
 }

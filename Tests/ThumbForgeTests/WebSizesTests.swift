@@ -254,3 +254,26 @@ struct WebSizesTests {
     #expect(throws: ConfigError.self) { try BuildEngine(options: shard).run() }
   }
 }
+
+extension WebSizesTests {
+  @Test("a web format this libvips cannot write is left out with one problem; the rest stay")
+  func unsavableFormat() throws {
+    let harness = try Self.harness(
+      "master-scale: 2\nweb: { folder: ../out/web, widths: [64], formats: [avif, webp] }\n")
+    defer { harness.remove() }
+    let engine = try BuildEngine(options: Self.options(harness))
+    let sources = engine.plan().jobs.map(\.source)
+    var config = engine.workspace.config
+    config.web.formats = [.avif, .webp]
+    let planner = Planner(
+      config: config, vipsVersion: "test", savableFormats: [.png, .jpeg, .webp],
+      unsavableReasons: [.avif: "no AV1 encoder"])
+    let plan = planner.plan(sources)
+    let problems = plan.problems.filter { $0.path == "web" }
+    #expect(problems.count == 1)
+    #expect(problems.first?.reason.contains("no AV1 encoder") == true)
+    let formats = Set(
+      plan.jobs.flatMap(\.imageSets).flatMap { $0.derivedFiles(.web) }.map(\.format))
+    #expect(formats == [.webp])
+  }
+}

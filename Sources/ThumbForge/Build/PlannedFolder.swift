@@ -55,7 +55,8 @@ extension Planner {
     switch formats {
     case .named:
       let named = Set(
-        config.recipes.values.compactMap { ImageFormat(rawValue: $0.format.rawValue) })
+        config.recipes.values.compactMap { ImageFormat(rawValue: $0.format.rawValue) }
+          + (config.web.isOn && config.web.formats.contains(.avif) ? [.avif] : []))
       return Planner(
         config: config, vipsVersion: Vips.version,
         savableFormats: Set(named.filter { Vips.canSave($0) }),

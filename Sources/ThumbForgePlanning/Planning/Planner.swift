@@ -32,8 +32,36 @@ package struct Planner: Sendable {
   package func plan(_ sources: [AssetSource]) -> BuildPlan {
     let (chosen, problems) = chooseImageSets(sources)
     var jobs = planJobs(chosen)
+    let unsavable = config.web.isOn ? Self.leaveOutUnsavableWebFormats(&jobs, planner: self) : []
     let clashes = config.android.isOn ? Self.keepAndroidNamesUnique(&jobs) : []
-    return BuildPlan(jobs: jobs, problems: (problems + clashes).sorted())
+    return BuildPlan(jobs: jobs, problems: (problems + clashes + unsavable).sorted())
+  }
+
+  /// Leaves out the web sizes in a format this libvips cannot write (AVIF without an AV1
+  /// encoder), with one problem that says why; the other formats are still written.
+  static func leaveOutUnsavableWebFormats(_ jobs: inout [Job], planner: Planner) -> [Problem] {
+    // Only AVIF depends on how libvips was built (``Planner/savableFormats`` holds the
+    // formats the recipes name, and AVIF when `web:` names it).
+    let unsavable: Set<ImageFormat> =
+      planner.config.web.formats.contains(.avif) && !planner.savableFormats.contains(.avif)
+      ? [.avif] : []
+    guard !unsavable.isEmpty else { return [] }
+    for j in jobs.indices {
+      for s in jobs[j].imageSets.indices {
+        for o in jobs[j].imageSets[s].outputs.indices {
+          jobs[j].imageSets[s].outputs[o].derived.removeAll {
+            $0.destination == .web && unsavable.contains($0.format)
+          }
+        }
+      }
+    }
+    return unsavable.sorted { $0.rawValue < $1.rawValue }.map { format in
+      Problem(
+        path: "web",
+        reason:
+          "formats: \(format.rawValue): \(planner.unsavableReasons[format].map { "AVIF encoding is unavailable: \($0)" } ?? "this libvips cannot write it"); the web sizes are written without it"
+      )
+    }
   }
 
   /// Leaves out the drawables of an imageset whose Android resource name an earlier one (in

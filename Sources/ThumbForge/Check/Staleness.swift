@@ -266,8 +266,9 @@ struct Staleness: Sendable {
     guard let recorded, let prefix, !planned.isEmpty else {
       return recorded == nil && (prefix == nil || planned.isEmpty)
     }
-    guard recorded.json == set.webJSON.map({ prefix + $0 }) || destination == .android,
-      recorded.files.count == planned.count
+    // Only the web sizes have a JSON.
+    let json = destination == .web ? set.webJSON.map { prefix + $0 } : nil
+    guard recorded.json == json, recorded.files.count == planned.count
     else { return false }
     let sizes = Set(
       recorded.files.map { RecordedSize(path: $0.path, width: $0.width, height: $0.height) })
@@ -316,8 +317,8 @@ struct Staleness: Sendable {
     }
   }
 
-  /// Outputs, `Contents.json` and the files of destinations beside the catalog missing or changed on disk since the manifest
-  /// recorded them.
+  /// Outputs, `Contents.json` and the files of the destinations beside the catalog missing
+  /// or changed on disk since the manifest recorded them.
   private func fileDifferences(
     _ entry: ManifestImageSet, in catalog: String, into outcome: inout Outcome
   ) -> [StaleItem] {

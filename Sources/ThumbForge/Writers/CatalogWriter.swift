@@ -89,9 +89,8 @@ struct CatalogWriter: Sendable {
     }
   }
 
-  /// Removes an orphaned imageset's files (only those listed, the destinations'
-  /// beside the catalog too), then its
-  /// folder if empty.
+  /// Removes an orphaned imageset's files (only those listed, the destinations' beside the
+  /// catalog too), then its folder if empty.
   func remove(_ entry: ManifestImageSet) -> Int {
     var removed = 0
     for path in entry.outputs.map(\.path) + [entry.folder + "/Contents.json"] {

@@ -106,6 +106,85 @@ struct AndroidResourcesTests {
     #expect(try ManifestStore.read(at: engine.workspace.manifest) == manifest)
   }
 
+  /// A 40×24 pt SVG: one black bar, its edges on whole pixels at every density.
+  static let barSVG = """
+    <svg xmlns="http://www.w3.org/2000/svg" width="40" height="24" viewBox="0 0 40 24">\
+    <rect x="8" y="4" width="8" height="16" fill="#000"/></svg>
+    """
+
+  @Test(
+    "a vector master's drawables are rendered from it at every density, crisp, as the catalog's")
+  func vectorDensities() throws {
+    let harness = try RenderHarness(
+      config: """
+        android:
+          folder: ../out/android/res
+        recipes:
+          kept: { kind: variants, keep-vector: true }
+        rules:
+          - match: "Kept/*"
+            recipes: [kept]
+          - match: "Flags/*"
+            recipes: [flag]
+
+        """)
+    defer { harness.remove() }
+    try harness.add(text: Self.barSVG, as: "Icons/Bar.svg")
+    try harness.add(text: Self.barSVG, as: "Kept/Bar.svg")
+    try harness.add(
+      text: Self.barSVG.replacingOccurrences(
+        of: "width=\"40\" height=\"24\"", with: "width=\"80\" height=\"50\""),
+      as: "Flags/Bar.svg")
+    let engine = try BuildEngine(options: Self.options(harness))
+    #expect(try engine.run().failed == 0)
+    let base = engine.workspace.state.folder
+    let manifest = try #require(try ManifestStore.read(at: engine.workspace.manifest))
+    let densities: [(String, Double)] = [
+      ("mdpi", 1), ("hdpi", 1.5), ("xhdpi", 2), ("xxhdpi", 3), ("xxxhdpi", 4),
+    ]
+    for (asset, name) in [
+      ("Icons/Bar", "bar"), ("Kept/Bar", "bar_kept"), ("Flags/Bar", "bar_flag"),
+    ] {
+      let set = try #require(manifest.imageSets.first { $0.asset == asset && $0.android != nil })
+      let files = set.android?.files ?? []
+      // Every density, xxxhdpi too though the catalog stops at 3x: a vector never enlarges.
+      #expect(files.map(\.path) == densities.map { "android/res/drawable-\($0.0)/\(name).png" })
+      for (file, (_, factor)) in zip(files, densities) {
+        let image = try VipsImage.load(path: base.appendingPathComponent(file.path).path)
+        let points = name == "bar_flag" ? (40.0, 25.0) : (40.0, 24.0)
+        let size = PointSize(width: points.0, height: points.1).pixels(scale: factor)
+        #expect((image.width, image.height) == (size.width, size.height), "\(file.path)")
+        #expect((file.width, file.height) == (size.width, size.height), "\(file.path)")
+        if name != "bar_flag" { try Self.expectCrispBar(image, factor: factor, file.path) }
+      }
+    }
+    // At a catalog scale, the drawable is the catalog's file, byte for byte.
+    let catalog = engine.workspace.catalog
+    for (drawable, file) in [
+      ("drawable-xhdpi/bar.png", "Icons/Bar.imageset/Bar@2x.png"),
+      ("drawable-xxhdpi/bar_flag.png", "Flags/Bar-flag.imageset/Bar@3x.png"),
+    ] {
+      #expect(
+        try Data(contentsOf: base.appendingPathComponent("android/res/" + drawable))
+          == Data(contentsOf: catalog.appendingPathComponent(file)), "\(drawable)")
+    }
+    #expect(try engine.run().rendered == 0)
+  }
+
+  /// The bar of ``barSVG``, whose edges fall on whole pixels: rasterised at the density
+  /// itself, every pixel is the bar's or the background's, none a resampled blend.
+  static func expectCrispBar(_ image: VipsImage, factor: Double, _ path: String) throws {
+    let alpha = try image.extractBand(image.bands - 1).pixelBytes()
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let inside =
+          Double(x) >= 8 * factor && Double(x) < 16 * factor && Double(y) >= 4 * factor
+          && Double(y) < 20 * factor
+        #expect(alpha[y * image.width + x] == (inside ? 255 : 0), "\(path) (\(x), \(y))")
+      }
+    }
+  }
+
   @Test("two assets of one name: the first keeps it, the other is an error naming both masters")
   func clash() throws {
     let harness = try RenderHarness(config: Self.config)

@@ -9,12 +9,14 @@ package struct PointSize: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// The pixel size at a display scale, rounding half away from zero, never below 1.
-  package func pixels(scale: Int) -> PixelSize {
+  package func pixels(scale: Int) -> PixelSize { pixels(scale: Double(scale)) }
+
+  /// The pixel size at a scale that may be fractional (an Android density's 1.5), rounding
+  /// half away from zero, never below 1.
+  package func pixels(scale: Double) -> PixelSize {
     PixelSize(
-      width: max(
-        1, Geometry.saturatingInt((width * Double(scale)).rounded(.toNearestOrAwayFromZero))),
-      height: max(
-        1, Geometry.saturatingInt((height * Double(scale)).rounded(.toNearestOrAwayFromZero))))
+      width: max(1, Geometry.saturatingInt((width * scale).rounded(.toNearestOrAwayFromZero))),
+      height: max(1, Geometry.saturatingInt((height * scale).rounded(.toNearestOrAwayFromZero))))
   }
 
   /// `908.3 × 741.7 pt`: as people write sizes in messages.

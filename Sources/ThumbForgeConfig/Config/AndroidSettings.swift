@@ -7,7 +7,7 @@ package struct AndroidSettings: Sendable, Equatable {
   package var folder: String? = nil
   /// The line of `folder`, for errors about it.
   package var folderLine: Int? = nil
-  /// The densities written, each up to the catalog file's own scale (never enlarged).
+  /// The densities written: a raster master's up to its catalog file's scale (never enlarged).
   package var densities: [AndroidDensity] = AndroidDensity.allCases
   /// The drawables' format.
   package var format: AndroidFormat = .auto

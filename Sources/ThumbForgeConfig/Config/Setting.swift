@@ -196,7 +196,7 @@ extension Setting {
     ),
     Setting(
       "densities", \.android.densities, .choices(AndroidDensity.self),
-      "The densities written (1, 1.5, 2, 3 and 4 pixels a dp); one past the catalog file's own scale is left out (never enlarged)."
+      "The densities written (1, 1.5, 2, 3 and 4 pixels a dp); one past a raster master's catalog file's scale is left out (never enlarged); a vector master gets each."
     ),
     Setting(
       "format", \.android.format, .choice(AndroidFormat.self),

@@ -91,9 +91,9 @@ package struct Recipe: Hashable, Sendable, Codable {
   /// How many pixels a centred stroke adds to each axis of the canvas at `scale` (half the
   /// line width per side, rounded as a whole), 0 when there is none. The planner adds it to
   /// every output's size; ``OutputShape`` draws on exactly that canvas.
-  package func canvasGrowth(scale: Int) -> Int {
+  package func canvasGrowth(scale: Double) -> Int {
     guard isShaped, strokeAlignment == .center, strokeWidth > 0 else { return 0 }
-    return Geometry.saturatingInt(strokeWidth * Double(scale))
+    return Geometry.saturatingInt(strokeWidth * scale)
   }
 
   /// Whether every output of this recipe carries alpha regardless of the master: a shape's

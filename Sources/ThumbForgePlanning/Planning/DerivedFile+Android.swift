@@ -23,6 +23,55 @@ extension DerivedFile {
   }
 }
 
+extension DerivedFile {
+  /// The drawables of `vector`, the master of `output`, as the resource `name`: at every
+  /// density of `settings`, each planned by `planner` at that density as the recipe plans
+  /// a catalog file (box, crop, shape and stroke scaled), and rendered from the master.
+  static func androidDensities(
+    of vector: Master, output: PlannedOutput, settings: AndroidSettings, name: String,
+    planner: OutputPlanner
+  ) -> [DerivedFile] {
+    let format = settings.format.resolved(catalogFormat: output.format)
+    let night = output.slot.appearance == .dark ? "-night" : ""
+    return settings.densities.compactMap { density in
+      let path = "drawable\(night)-\(density.rawValue)/\(name).\(format.fileExtension)"
+      guard
+        let rendered = planner.output(
+          vector: vector, appearance: output.slot.appearance, density: density.factor,
+          format: format, path: path)
+      else { return nil }
+      var file = DerivedFile(
+        .android, of: output, recipe: planner.recipe, size: rendered.pixelSize, format: format,
+        path: path)
+      file.source = .master(rendered)
+      return file
+    }
+  }
+}
+
+extension OutputPlanner {
+  /// The output of `vector` in `appearance` at `density` (an Android density), in `format`
+  /// at `path`: planned as the recipe plans a catalog file at that scale (nil when it plans
+  /// none).
+  func output(
+    vector: Master, appearance: Slot.Appearance, density: Double, format: ImageFormat,
+    path: String
+  ) -> PlannedOutput? {
+    var planner = self
+    planner.density = density
+    let slot = Slot(scale: Int(density.rounded(.up)), appearance: appearance)
+    guard case .output(var output, _) = planner.output(masters: [vector], slot: slot) else {
+      return nil
+    }
+    output.format = format
+    output.path = path
+    output.fileName = String(path.split(separator: "/").last ?? "")
+    output.finish = OutputFinish.plan(
+      recipe: recipe, output: output, master: vector, scale: density)
+    return output
+  }
+}
+
 extension AndroidFormat {
   /// The format written for this choice when the catalog file is in `catalogFormat`.
   func resolved(catalogFormat: ImageFormat) -> ImageFormat {

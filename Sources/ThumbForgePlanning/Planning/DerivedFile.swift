@@ -33,6 +33,24 @@ package struct DerivedFile: Hashable, Sendable {
   /// The file's text, for a resource that is not an image (an adaptive icon's XML, a colour):
   /// written as it is; its ``pixelSize`` is zero.
   package var text: String? = nil
+  /// Where its pixels come from.
+  package var source = Source.catalogFile
+
+  /// Where a derived file's pixels come from.
+  package indirect enum Source: Hashable, Sendable {
+    /// The catalog file's finished pixels, resized.
+    case catalogFile
+    /// The master, rendered on its own as this output (a vector master at an Android
+    /// density, crisp at each, not resampled from another scale's pixels).
+    case master(PlannedOutput)
+  }
+
+  /// The output the renderer makes from the master for this file (nil: made from the
+  /// catalog file's pixels).
+  package var masterOutput: PlannedOutput? {
+    guard case .master(let output) = source else { return nil }
+    return output
+  }
 
   /// What the renderer does to a derived file after its resize.
   package enum Finish: Hashable, Sendable {
@@ -65,28 +83,52 @@ extension PlannedImageSet {
   /// imageset (not an app icon set or another carried set): for each appearance, from the
   /// largest raster file in sRGB (the highest scale among equals), the file that shows the
   /// image at its sharpest. A set without one (a kept vector master only) gets none.
-  mutating func planDerivedFiles(group: [String], config: Config) {
+  /// A vector master's drawables are rendered from it at each density (`vectors`: the
+  /// imageset's vector master of each appearance, if any), a kept vector's too.
+  mutating func planDerivedFiles(
+    group: [String], config: Config, vectors: [Slot.Appearance: Master] = [:]
+  ) {
     if config.android.isOn && folder.hasSuffix(".appiconset") {
       planLauncherIcons(settings: config.android)
     }
     guard folder.hasSuffix(".imageset") else { return }
     for appearance in [Slot.Appearance.any, .dark] {
-      guard let chosen = largestSRGBOutput(appearance) else { continue }
-      let output = outputs[chosen]
-      if config.web.isOn {
+      if config.web.isOn, let chosen = largestSRGBOutput(appearance) {
         outputs[chosen].derived += DerivedFile.webSizes(
-          of: output, recipe: recipe, group: group, name: name, settings: config.web)
+          of: outputs[chosen], recipe: recipe, group: group, name: name, settings: config.web)
         webJSON = (group + [name]).joined(separator: "/") + ".json"
       }
-      if config.android.isOn {
+      guard config.android.isOn,
+        let chosen = largestSRGBOutput(appearance) ?? keptVectorOutput(appearance)
+      else { continue }
+      let output = outputs[chosen]
+      if let vector = vectors[appearance], vector.path == output.master {
+        outputs[chosen].derived += DerivedFile.androidDensities(
+          of: vector, output: output, settings: config.android, name: androidName,
+          planner: OutputPlanner(recipe: recipe, asset: name, folder: folder, focus: focus))
+      } else if output.scale != Slot.singleScale {
         outputs[chosen].derived += DerivedFile.androidDensities(
           of: output, recipe: recipe, name: androidName, settings: config.android)
       }
     }
   }
 
+  /// The index of the kept vector master's file of `appearance` (`keep-vector: true`).
+  private func keptVectorOutput(_ appearance: Slot.Appearance) -> Int? {
+    outputs.firstIndex {
+      $0.slot.appearance == appearance && $0.scale == Slot.singleScale && $0.mode == .copy
+    }
+  }
+
   /// The imageset's files for `destination`, in its outputs' order.
   package func derivedFiles(_ destination: DerivedFile.Destination) -> [DerivedFile] {
     outputs.flatMap { $0.derived.filter { $0.destination == destination } }
+  }
+}
+
+extension PlannedOutput {
+  /// The derived files made from this file's finished pixels (not from the master).
+  package var derivedFromPixels: [DerivedFile] {
+    derived.filter { $0.source == .catalogFile }
   }
 }

@@ -32,13 +32,17 @@ package struct OutputFinish: Hashable, Sendable {
   /// Nothing after the resize.
   static let none = OutputFinish(cut: .none, shape: nil, greyscale: false, flatten: nil)
 
-  /// The finish of `output`, planned for `recipe` from `master`.
-  static func plan(recipe: Recipe, output: PlannedOutput, master: Master) -> OutputFinish {
+  /// The finish of `output`, planned for `recipe` from `master` at `scale` (nil: the output's
+  /// slot's; an Android density's otherwise).
+  static func plan(recipe: Recipe, output: PlannedOutput, master: Master, scale: Double? = nil)
+    -> OutputFinish
+  {
+    let scale = scale ?? Double(output.scale)
     var finish = OutputFinish.none
     switch recipe.kind {
     case .fit:
       // The padded canvas: the planned size, before a centred stroke grows it.
-      let grow = recipe.canvasGrowth(scale: output.scale)
+      let grow = recipe.canvasGrowth(scale: scale)
       let canvas = PixelSize(
         width: output.pixelSize.width - grow, height: output.pixelSize.height - grow)
       if recipe.pad && canvas != output.resizeTo {
@@ -47,13 +51,13 @@ package struct OutputFinish: Hashable, Sendable {
     case .fill, .tile, .flag:
       if output.crop == nil, let interesting = recipe.gravity.interesting {
         finish.cut = .smart(
-          interesting: interesting, box: recipe.size.pixels(scale: output.scale),
+          interesting: interesting, box: recipe.size.pixels(scale: scale),
           beforeResize: output.resizeTo.checkedArea > master.smartCropReference.checkedArea)
       }
     case .variants, .appicon, .asIs:
       break
     }
-    if recipe.isShaped { finish.shape = OutputShape(recipe: recipe, scale: output.scale) }
+    if recipe.isShaped { finish.shape = OutputShape(recipe: recipe, scale: scale) }
     finish.greyscale = output.slot.appearance == .tinted
     if !output.format.supportsAlpha || output.isOpaque { finish.flatten = recipe.background }
     return finish
@@ -87,11 +91,10 @@ package struct OutputShape: Hashable, Sendable {
     canvasGrowth = 0
   }
 
-  init(recipe: Recipe, scale: Int) {
-    let s = Double(scale)
-    radius = recipe.cornerRadius * s
+  init(recipe: Recipe, scale: Double) {
+    radius = recipe.cornerRadius * scale
     cornerStyle = recipe.cornerStyle
-    strokeWidth = recipe.strokeWidth * s
+    strokeWidth = recipe.strokeWidth * scale
     strokeColor = recipe.strokeColor
     strokeAlignment = recipe.strokeAlignment
     canvasGrowth = recipe.canvasGrowth(scale: scale)

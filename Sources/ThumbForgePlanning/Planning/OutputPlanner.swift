@@ -14,12 +14,15 @@ package struct OutputPlanner {
   package let folder: String
   /// Where to centre crops (nil: by `gravity`).
   var focus: FocusPoint? = nil
+  /// The display scale outputs are planned at instead of their slot's: a vector master's
+  /// Android density (1.5 for `hdpi`), rendered from the master itself.
+  var density: Double? = nil
 
   /// The sRGB output of `slot` (its Display P3 sibling is ``displayP3(_:)``'s).
   func output(masters: [Master], slot: Slot) -> Outcome {
     let vector = masters.first(where: \.isVector)
     let largest = masters.filter { !$0.isVector }.max { $0.pixelSize.area < $1.pixelSize.area }
-    let scale = slot.scale
+    let scale = density ?? Double(slot.scale)
     if recipe.kind == .variants {
       return variant(masters: masters, vector: vector, largest: largest, slot: slot)
     }
@@ -86,7 +89,7 @@ package struct OutputPlanner {
         ?? Geometry.cropRect(size, to: pixelSize, gravity: .center)
     }
     let cropped = pixelSize
-    pixelSize = grown(pixelSize, scale: slot.scale)
+    pixelSize = grown(pixelSize, scale: Double(slot.scale))
     let warning = notice(
       .keptSmall, master.path,
       "\(slot.label): \(master.path) (\(size)) is smaller than the box (\(box)); kept at \(cropped) (upscale: keep)"
@@ -139,7 +142,7 @@ package struct OutputPlanner {
           crop: nil, mode: mode, hasAlpha: exact.hasAlpha, upscale: nil), warning: nil)
     }
     if let vector {
-      let size = vector.pointSize.pixels(scale: scale)
+      let size = vector.pointSize.pixels(scale: density ?? Double(scale))
       return .output(
         make(
           master: vector, slot: slot, pixelSize: size, resizeTo: size, crop: nil,
@@ -183,7 +186,8 @@ package struct OutputPlanner {
       slot: slot, pixelSize: pixelSize, resizeTo: resizeTo, crop: crop,
       master: master.path, mode: mode, format: format, fileName: fileName,
       path: folder + "/" + fileName, upscale: upscale)
-    output.finish = OutputFinish.plan(recipe: recipe, output: output, master: master)
+    output.finish = OutputFinish.plan(
+      recipe: recipe, output: output, master: master, scale: density)
     output.cost =
       mode == .render
       ? RenderCost.planned(
@@ -194,7 +198,7 @@ package struct OutputPlanner {
   }
 
   /// `size` on the canvas a centred stroke grows (``Recipe/canvasGrowth(scale:)``).
-  private func grown(_ size: PixelSize, scale: Int) -> PixelSize {
+  private func grown(_ size: PixelSize, scale: Double) -> PixelSize {
     let grow = recipe.canvasGrowth(scale: scale)
     return PixelSize(width: size.width + grow, height: size.height + grow)
   }

@@ -296,8 +296,15 @@ package struct Planner: Sendable {
     set.notices = notices.filter { $0.kind != .skipped } + skipped
     set.contents = CatalogContents.imageSet(ImageSetEntry(set))
     if config.placeholders != .none { set.choosePlaceholderSource() }
-    set.planDerivedFiles(group: source.group, config: config)
+    set.planDerivedFiles(group: source.group, config: config, vectors: source.vectorMasters)
     return set
+  }
+}
+
+extension AssetSource {
+  /// The vector master of each appearance that has one.
+  var vectorMasters: [Slot.Appearance: Master] {
+    [.any: masters, .dark: darkMasters].compactMapValues { $0.first(where: \.isVector) }
   }
 }
 

@@ -95,6 +95,32 @@ enum DerivedFiles {
     return try render(image, recipe: recipe, files: files)
   }
 
+  /// `files` with the derived files rendered from their master (`rendered`, by path) among
+  /// the ones made from their pixels, in the order of their plan.
+  static func adding(_ rendered: [String: RenderedFile], to files: [RenderedFile])
+    -> [RenderedFile]
+  {
+    guard !rendered.isEmpty else { return files }
+    return files.map { file in
+      var file = file
+      let fromMaster = file.output.derived.compactMap { planned in
+        rendered[planned.path].map {
+          RenderedDerivedFile(file: planned, bytes: $0.bytes, hash: $0.hash)
+        }
+      }
+      file.derived = inPlannedOrder(file.derived + fromMaster, of: file.output)
+      return file
+    }
+  }
+
+  /// `derived`, the rendered files of `output`'s plan, in the plan's order.
+  static func inPlannedOrder(_ derived: [RenderedDerivedFile], of output: PlannedOutput)
+    -> [RenderedDerivedFile]
+  {
+    let byPath = Dictionary(derived.map { ($0.file.path, $0) }, uniquingKeysWith: { a, _ in a })
+    return output.derived.compactMap { byPath[$0.path] }
+  }
+
   /// An AVIF file decoded back before it is written (see ``Renderer/checkReadable(_:output:)``).
   private static func checkReadable(_ bytes: [UInt8], path: String, size: PixelSize)
     throws(VipsError)

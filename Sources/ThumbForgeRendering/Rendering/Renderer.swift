@@ -42,7 +42,10 @@ package struct Renderer: Sendable {
       var work: [(Recipe, PlannedOutput)] = []
       var refusals: [String] = []
       for item in grouped[path]! {
-        if let refusal = limits.refusal(of: item.1) {
+        // A file rendered from the master for a destination is held to the same limits.
+        if let refusal = ([item.1] + item.1.derived.compactMap(\.masterOutput))
+          .lazy.compactMap(limits.refusal(of:)).first
+        {
           refusals.append(refusal)
         } else {
           work.append(item)
@@ -83,14 +86,17 @@ package struct Renderer: Sendable {
       files[index].placeholder = try Placeholder.thumbHash(
         ofFile: files[index].bytes, failOn: failOn)
     }
-    for index in files.indices
-    where !files[index].output.derived.isEmpty && files[index].derived.isEmpty {
-      guard let recipe = work.first(where: { $0.1.path == files[index].output.path })?.0 else {
-        continue
-      }
-      files[index].derived = try DerivedFiles.render(
-        ofFile: files[index].bytes, failOn: failOn, recipe: recipe,
-        files: files[index].output.derived)
+    for index in files.indices {
+      let fromPixels = files[index].output.derivedFromPixels
+      guard !fromPixels.isEmpty,
+        !files[index].derived.contains(where: { $0.file.source == .catalogFile }),
+        let recipe = work.first(where: { $0.1.path == files[index].output.path })?.0
+      else { continue }
+      files[index].derived = DerivedFiles.inPlannedOrder(
+        files[index].derived
+          + (try DerivedFiles.render(
+            ofFile: files[index].bytes, failOn: failOn, recipe: recipe, files: fromPixels)),
+        of: files[index].output)
     }
     return files
   }
@@ -120,8 +126,13 @@ package struct Renderer: Sendable {
     throws -> [RenderedFile]
   {
     let path = folder.filePath(master.path)
-    let toDecode = try decidingEnlargedSmartCrops(
-      work.filter { $0.1.mode != .copy }, master: master, in: profile)
+    let own = work.filter { $0.1.mode != .copy }
+    // Files of a destination rendered from the master itself, after the outputs they are
+    // planned with (``DerivedFile/Source/master(_:)``).
+    let fromMaster = work.flatMap { recipe, output in
+      output.derived.compactMap(\.masterOutput).map { (recipe, $0) }
+    }
+    let toDecode = try decidingEnlargedSmartCrops(own + fromMaster, master: master, in: profile)
     let copied = work.filter { $0.1.mode == .copy }
     guard !toDecode.isEmpty else { return try copies(copied, of: master, at: path) }
     let requests = toDecode.map { recipe, output in
@@ -150,9 +161,17 @@ package struct Renderer: Sendable {
         try shared?.decoded ?? decoded(master, at: path, for: requests, in: profile)
       try decoded.resize(requests, then: encode)
     }
-    let files = toDecode.indices.compactMap { finished[$0] }
-    guard let shared else { return try copies(copied, of: master, at: path) + files }
-    return try copyFiles(copied, of: master, bytes: shared.bytes, hash: shared.hash) + files
+    let files = (0..<own.count).compactMap { finished[$0] }
+    let rendered = Dictionary(
+      (own.count..<toDecode.count).compactMap { finished[$0] }.map { ($0.output.path, $0) },
+      uniquingKeysWith: { first, _ in first })
+    guard let shared else {
+      return DerivedFiles.adding(
+        rendered, to: try copies(copied, of: master, at: path) + files)
+    }
+    return DerivedFiles.adding(
+      rendered,
+      to: try copyFiles(copied, of: master, bytes: shared.bytes, hash: shared.hash) + files)
   }
 
   /// The master opened for `requests`: shrunk on load to the largest, upright, 8-bit RGB in
@@ -284,7 +303,8 @@ package struct Renderer: Sendable {
   ) throws(VipsError) -> RenderedFile {
     // Files derived from this one read its pixels again, which a decoder's pipeline (a
     // master at its own size) gives only once: held in memory for them.
-    let image = output.derived.isEmpty ? finished : try finished.copiedToMemory()
+    let fromPixels = output.derivedFromPixels
+    let image = fromPixels.isEmpty ? finished : try finished.copiedToMemory()
     // The plan decided the size (the manifest and Contents.json record it): hold to it.
     guard image.width == output.pixelSize.width, image.height == output.pixelSize.height else {
       throw VipsError(
@@ -305,8 +325,8 @@ package struct Renderer: Sendable {
     return RenderedFile(
       output: output, bytes: file.bytes, hash: file.hash,
       placeholder: output.makesPlaceholder ? try Placeholder.thumbHash(of: image) : nil,
-      derived: output.derived.isEmpty
-        ? [] : try DerivedFiles.render(image, recipe: recipe, files: output.derived))
+      derived: fromPixels.isEmpty
+        ? [] : try DerivedFiles.render(image, recipe: recipe, files: fromPixels))
   }
 
   /// Decodes a HEIF (or AVIF) output back before it is shipped: libheif writes files it cannot read

@@ -29,17 +29,24 @@ struct PreviousBuild: Sendable {
     let sets = manifest?.imageSets ?? []
     let catalog = OpenFolder(path: workspace.catalog.path)
     let base = OpenFolder(path: workspace.state.folder.path)
-    var files: [String: FileFacts?] = [:]
-    files.reserveCapacity(sets.reduce(0) { $0 + $1.outputs.count + 1 })
+    // Each file's key in `files`, its path in its folder, and whether that is `base`.
+    var lookups: [(key: String, path: String, inBase: Bool)] = []
     for set in sets {
       for path in set.outputs.map(\.path) + [set.folder + "/Contents.json"] {
-        files.updateValue(FileFacts.current(at: path, in: catalog), forKey: path)
+        lookups.append((path, path, false))
       }
       for path in set.derived.flatMap(\.files.paths) {
-        files.updateValue(
-          FileFacts.current(at: path, in: base), forKey: DerivedWriter.stampPrefix + path)
+        lookups.append((DerivedWriter.stampPrefix + path, path, true))
       }
     }
+    // Looked up on every core: a run that changes nothing spends much of its time here.
+    let facts = ParallelMap.map(
+      lookups, perChunk: 512,
+      { _, lookup in FileFacts.current(at: lookup.path, in: lookup.inBase ? base : catalog) },
+      makingState: {})
+    var files: [String: FileFacts?] = [:]
+    files.reserveCapacity(lookups.count)
+    for (lookup, fact) in zip(lookups, facts) { files.updateValue(fact, forKey: lookup.key) }
     return PreviousBuild(
       recorded: recorded,
       imageSets: Dictionary(sets.map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a }),

@@ -6,7 +6,8 @@
 
 /// A folder kept open so that files in it are looked up relative to it: the kernel then
 /// walks only the relative part of each path, which adds up over thousands of files.
-package final class OpenFolder {
+/// Immutable, so threads may look files up in it at once.
+package final class OpenFolder: Sendable {
   /// The folder's path.
   let path: String
   private let descriptor: Int32

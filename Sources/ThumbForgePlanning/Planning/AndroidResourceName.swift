@@ -8,7 +8,11 @@ enum AndroidResourceName {
   /// character `_` (runs of them one), `_` at the ends trimmed, and `img_` in front of one
   /// that starts with a digit or is a Java keyword (`img` for nothing left).
   static func make(_ name: String) -> String {
-    let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+    // ASCII needs only lower-casing (folding goes through ICU, and most names are ASCII).
+    let folded =
+      name.utf8.allSatisfy { $0 < 0x80 }
+      ? name.lowercased()
+      : name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
     var result = ""
     for scalar in folded.unicodeScalars {
       let valid = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)

@@ -91,6 +91,12 @@ extension PlannedImageSet {
     if config.android.isOn && folder.hasSuffix(".appiconset") {
       planLauncherIcons(settings: config.android)
     }
+    let resource = config.android.isOn ? androidName : ""
+    defer {
+      if outputs.contains(where: { $0.derived.contains { $0.destination == .android } }) {
+        androidResource = resource
+      }
+    }
     guard folder.hasSuffix(".imageset") else { return }
     for appearance in [Slot.Appearance.any, .dark] {
       if config.web.isOn, let chosen = largestSRGBOutput(appearance) {
@@ -104,11 +110,11 @@ extension PlannedImageSet {
       let output = outputs[chosen]
       if let vector = vectors[appearance], vector.path == output.master {
         outputs[chosen].derived += DerivedFile.androidDensities(
-          of: vector, output: output, settings: config.android, name: androidName,
+          of: vector, output: output, settings: config.android, name: resource,
           planner: OutputPlanner(recipe: recipe, asset: name, folder: folder, focus: focus))
       } else if output.scale != Slot.singleScale {
         outputs[chosen].derived += DerivedFile.androidDensities(
-          of: output, recipe: recipe, name: androidName, settings: config.android)
+          of: output, recipe: recipe, name: resource, settings: config.android)
       }
     }
   }

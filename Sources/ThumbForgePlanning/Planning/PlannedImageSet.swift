@@ -31,6 +31,9 @@ package struct PlannedImageSet: Hashable, Sendable, Codable {
   /// The path of the imageset's web JSON in the web folder (`web:`), nil without web sizes.
   /// Not encoded, like ``placeholder``.
   package var webJSON: String? = nil
+  /// The imageset's Android resource name when it has drawables or launcher icons
+  /// (`android:`), nil otherwise. Not encoded, like ``placeholder``.
+  package var androidResource: String? = nil
 
   private enum CodingKeys: String, CodingKey {
     case recipe, name, folder, outputs, skipped, warnings, focus, contents, key

@@ -71,22 +71,23 @@ package struct Planner: Sendable {
     var claimed: [String: (set: String, master: String)] = [:]
     var problems: [Problem] = []
     for j in jobs.indices {
-      for s in jobs[j].imageSets.indices
-      where !jobs[j].imageSets[s].derivedFiles(.android).isEmpty {
-        let set = jobs[j].imageSets[s]
+      for s in jobs[j].imageSets.indices {
+        guard let name = jobs[j].imageSets[s].androidResource else { continue }
+        let folder = jobs[j].imageSets[s].folder
         let master = jobs[j].source.masters[0].path
-        guard let other = claimed[set.androidName] else {
-          claimed[set.androidName] = (set.folder, master)
+        guard let other = claimed[name] else {
+          claimed[name] = (folder, master)
           continue
         }
-        for o in set.outputs.indices {
+        for o in jobs[j].imageSets[s].outputs.indices {
           jobs[j].imageSets[s].outputs[o].derived.removeAll { $0.destination == .android }
         }
+        jobs[j].imageSets[s].androidResource = nil
         problems.append(
           Problem(
             path: master,
             reason:
-              "its Android resource name '\(set.androidName)' (\(set.folder)) is already that of \(other.set), from \(other.master); its drawables are not written until one of the masters is renamed"
+              "its Android resource name '\(name)' (\(folder)) is already that of \(other.set), from \(other.master); its drawables are not written until one of the masters is renamed"
           ))
       }
     }

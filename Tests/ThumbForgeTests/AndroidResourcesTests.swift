@@ -171,6 +171,29 @@ struct AndroidResourcesTests {
     #expect(try engine.run().rendered == 0)
   }
 
+  @Test(
+    "a vector's drawable over limit-render-pixels is left out with a problem, not its catalog file")
+  func vectorDrawableOverLimit() throws {
+    let harness = try RenderHarness(
+      config: "limit-render-pixels: 10000\nandroid:\n  folder: ../out/android/res\n")
+    defer { harness.remove() }
+    try harness.add(text: Self.barSVG, as: "Icons/Bar.svg")
+    let engine = try BuildEngine(options: Self.options(harness))
+    let report = try engine.run()
+    // 160×96 at xxxhdpi is over the limit; 120×72 at 3x, the catalog's largest, is not.
+    #expect(report.problems.count == 1)
+    let problem = try #require(report.problems.first)
+    #expect(problem.path == "Icons/Bar.svg")
+    #expect(
+      problem.reason.contains("drawable-xxxhdpi/bar.png")
+        && problem.reason.contains("limit-render-pixels"))
+    let manifest = try #require(try ManifestStore.read(at: engine.workspace.manifest))
+    let set = try #require(manifest.imageSets.first)
+    #expect(set.outputs.count == 2)
+    #expect(set.android?.files.map(\.path).contains { $0.contains("xxxhdpi") } == false)
+    #expect(set.android?.files.count == 4)
+  }
+
   /// The bar of ``barSVG``, whose edges fall on whole pixels: rasterised at the density
   /// itself, every pixel is the bar's or the background's, none a resampled blend.
   static func expectCrispBar(_ image: VipsImage, factor: Double, _ path: String) throws {

@@ -42,13 +42,16 @@ package struct Renderer: Sendable {
       var work: [(Recipe, PlannedOutput)] = []
       var refusals: [String] = []
       for item in grouped[path]! {
-        // A file rendered from the master for a destination is held to the same limits.
-        if let refusal = ([item.1] + item.1.derived.compactMap(\.masterOutput))
-          .lazy.compactMap(limits.refusal(of:)).first
-        {
+        if let refusal = limits.refusal(of: item.1) {
           refusals.append(refusal)
         } else {
-          work.append(item)
+          // A file rendered from the master for a destination is held to the same limits:
+          // one over them is left out, its catalog file still made.
+          var (recipe, output) = item
+          let over = output.derived.compactMap { $0.masterOutput.flatMap(limits.refusal(of:)) }
+          output.derived.removeAll { $0.masterOutput.flatMap(limits.refusal(of:)) != nil }
+          refusals += over
+          work.append((recipe, output))
         }
       }
       if let first = refusals.first {

@@ -59,6 +59,8 @@ package enum AssetFolderGenerator {
     let groupCount = r.int(1...3)
     for group in 0..<groupCount { try draft.drawGroup(group, &r) }
     try draft.drawRoot(&r)
+    // Drawn last, so a seed's masters and recipes are those it drew before destinations.
+    draft.drawDestinations(&r)
     return draft.folder
   }
 
@@ -267,6 +269,32 @@ private struct FolderDraft {
         try master.encode(seed: pair * 7 + scale, random: &r)
         masters.append(master)
       }
+    }
+  }
+
+  /// The destinations beside the catalog, each in about a third of the folders, in the
+  /// output folder: `android:` with a subset of the densities and any format, `web:` with
+  /// widths from one pixel up and the formats every libvips here writes.
+  mutating func drawDestinations(_ r: inout PropertyRandom) {
+    if r.chance(0.35) {
+      var android = "android:\n  folder: ../out/android/res"
+      if r.chance(0.4) {
+        let densities = r.subset(["mdpi", "hdpi", "xhdpi", "xxhdpi", "xxxhdpi"])
+        android += "\n  densities: [\(densities.joined(separator: ", "))]"
+      }
+      if r.chance(0.5) { android += "\n  format: \(r.pick(["auto", "png", "webp"]))" }
+      top.append(android)
+    }
+    if r.chance(0.35) {
+      var web = "web:\n  folder: ../out/web"
+      if r.chance(0.5) {
+        let widths = r.subset([1, 7, 64, 320, 1000, r.int(2...3000)]).sorted()
+        web += "\n  widths: [\(Set(widths).sorted().map(String.init).joined(separator: ", "))]"
+      }
+      if r.chance(0.5) {
+        web += "\n  formats: [\(r.subset(["webp", "auto", "jpeg", "png"]).joined(separator: ", "))]"
+      }
+      top.append(web)
     }
   }
 

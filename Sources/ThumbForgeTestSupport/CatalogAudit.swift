@@ -83,8 +83,43 @@ package struct CatalogAudit {
           output: path, at: catalog.appendingPathComponent(path), width: width, height: height,
           flag: recipe?.kind == "flag", keepsMetadata: keepsMetadata, recipe: recipeName)
       }
+      violations += destinationViolations(set, recipe: recipeName)
     }
     violations += contentsViolations(catalog: catalog, listed: listed)
+    return violations
+  }
+
+  /// What is wrong with an imageset's files beside the catalog (`web`, `android`), each
+  /// checked as a catalog output is (their metadata always stripped), and its web JSON.
+  private func destinationViolations(_ set: [String: Any], recipe: String) -> [String] {
+    let base = manifest.deletingLastPathComponent()
+    var violations: [String] = []
+    for destination in ["web", "android"] {
+      guard let record = set[destination] as? [String: Any] else { continue }
+      for file in record["files"] as? [[String: Any]] ?? [] {
+        guard let path = file["path"] as? String, let width = file["width"] as? Int,
+          let height = file["height"] as? Int
+        else {
+          violations.append("a manifest \(destination) file lacks path, width or height: \(file)")
+          continue
+        }
+        let url = base.appendingPathComponent(path)
+        if width == 0 && height == 0 && path.hasSuffix(".xml") {
+          if !FileManager.default.fileExists(atPath: url.path) {
+            violations.append("\(path) (\(recipe)) is in the manifest but not on disk")
+          }
+          continue
+        }
+        violations += check(
+          output: path, at: url, width: width, height: height, flag: false,
+          keepsMetadata: false, recipe: "\(recipe), \(destination)")
+      }
+      if let json = record["json"] as? String,
+        !FileManager.default.fileExists(atPath: base.appendingPathComponent(json).path)
+      {
+        violations.append("\(json) (\(recipe)) is in the manifest but not on disk")
+      }
+    }
     return violations
   }
 
@@ -127,6 +162,7 @@ package struct CatalogAudit {
     var found: [String] = []
     let loaders = [
       "png": "pngload", "jpg": "jpegload", "webp": "webpload", "heic": "heifload",
+      "avif": "heifload",
       "svg": "svgload", "pdf": "pdfload",
     ]
     if let expected = loaders[ext], let loader = image.loader, !loader.hasPrefix(expected) {

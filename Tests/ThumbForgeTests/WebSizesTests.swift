@@ -158,6 +158,28 @@ struct WebSizesTests {
     #expect(try ManifestStore.read(at: engine.workspace.manifest) == manifest)
   }
 
+  @Test("a manifest listing an imageset's web files in another order still records its plan")
+  func recordOrder() throws {
+    let harness = try Self.harness()
+    defer { harness.remove() }
+    let engine = try BuildEngine(options: Self.options(harness))
+    _ = try engine.run()
+    let url = engine.workspace.manifest
+    var manifest = try #require(try ManifestStore.read(at: url))
+    let index = try #require(manifest.imageSets.firstIndex { $0.asset == "Photos/Lake" })
+    // Reversed (as a hand merge might leave them): the same files, so nothing to render.
+    manifest.imageSets[index].web?.files.reverse()
+    try ManifestStore.write(manifest, to: url)
+    var check = Self.options(harness)
+    check.mode = .check
+    #expect(try BuildEngine(options: check).run().stale.isEmpty)
+    // A size the plan does not have, in whatever order, is stale.
+    manifest.imageSets[index].web?.files[0].width += 1
+    try ManifestStore.write(manifest, to: url)
+    let stale = try BuildEngine(options: check).run().stale
+    #expect(stale.map(\.path) == [manifest.imageSets[index].folder], "\(stale)")
+  }
+
   @Test("new widths make check name the setting; turning web off removes every web file")
   func changeAndTurnOff() throws {
     let harness = try Self.harness()

@@ -194,6 +194,30 @@ struct AndroidResourcesTests {
     #expect(set.android?.files.count == 4)
   }
 
+  @Test("a vector's drawables carry no metadata, though its recipe keeps the catalog's")
+  func vectorDrawablesWithoutMetadata() throws {
+    let harness = try RenderHarness(
+      config: """
+        recipes:
+          variants: { keep-metadata: true }
+        android:
+          folder: ../out/android/res
+          format: webp
+
+        """)
+    defer { harness.remove() }
+    try harness.add(text: Self.barSVG, as: "Icons/Bar.svg")
+    let engine = try BuildEngine(options: Self.options(harness))
+    #expect(try engine.run().failed == 0)
+    let manifest = try #require(try ManifestStore.read(at: engine.workspace.manifest))
+    let files = manifest.imageSets.flatMap { $0.android?.files ?? [] }
+    #expect(files.count == 5)
+    for file in files {
+      let url = engine.workspace.state.folder.appendingPathComponent(file.path)
+      #expect(!(try VipsImage.load(path: url.path).hasMetadata), "\(file.path)")
+    }
+  }
+
   /// The bar of ``barSVG``, whose edges fall on whole pixels: rasterised at the density
   /// itself, every pixel is the bar's or the background's, none a resampled blend.
   static func expectCrispBar(_ image: VipsImage, factor: Double, _ path: String) throws {

@@ -131,9 +131,12 @@ package struct Renderer: Sendable {
     let path = folder.filePath(master.path)
     let own = work.filter { $0.1.mode != .copy }
     // Files of a destination rendered from the master itself, after the outputs they are
-    // planned with (``DerivedFile/Source/master(_:)``).
+    // planned with (``DerivedFile/Source/master(_:)``), without metadata like every
+    // destination's file.
     let fromMaster = work.flatMap { recipe, output in
-      output.derived.compactMap(\.masterOutput).map { (recipe, $0) }
+      var recipe = recipe
+      recipe.keepMetadata = false
+      return output.derived.compactMap(\.masterOutput).map { (recipe, $0) }
     }
     let toDecode = try decidingEnlargedSmartCrops(own + fromMaster, master: master, in: profile)
     let copied = work.filter { $0.1.mode == .copy }

@@ -5,9 +5,10 @@ import Vips
 
 // The pipeline property: for generated asset folders and configurations
 // (AssetFolderGenerator: every input format, extreme shapes, damaged masters, orientations,
-// profiles, layouts, metadata; recipes from the key table with boundary values), the real
-// `thumbforge` binary, under a memory cap, never crashes; its problems name the folder's
-// files; every manifest output is the file it says; every Contents.json lists its files;
+// profiles, layouts, metadata; recipes from the key table with boundary values; web sizes
+// and Android drawables), the real `thumbforge` binary, under a memory cap, never crashes;
+// its problems name the folder's files; every manifest output, web size and drawable is the
+// file it says; every Contents.json lists its files;
 // `check` agrees with the build; and a second build renders nothing.
 //
 //   swift test --filter PipelineProperty                         the fixed CI seeds

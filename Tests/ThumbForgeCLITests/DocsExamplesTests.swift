@@ -83,15 +83,19 @@ struct DocsExamplesTests {
     try #require(try blocks().first { $0.key == key }, "no block \(key)")
   }
 
-  /// Runs `block` as written in `folder`; a `--watch` line gets SIGINT after a few seconds,
-  /// when it is idle, and then exits with its last build's status.
+  /// Runs `block` as written in `folder`; a `--watch` line gets SIGINT once its first build
+  /// has reported (a line that starts with its time), when it is idle however loaded the
+  /// machine is, and then exits with that build's status.
   static func run(_ block: Block, in folder: URL, environment: [String: String]) async throws
     -> String
   {
     let script = block.script.split(separator: "\n").map { line in
       let code = command(String(line))
       guard code.hasSuffix("--watch") else { return String(line) }
-      return "timeout --preserve-status -s INT 15 \(code)"
+      return #"log=$(mktemp); "#
+        + #"\#(code) > "$log" 2>&1 & pid=$!; n=0; "#
+        + #"until grep -q '^\[[0-9:]*\] ' "$log" || [ $n -ge 1200 ]; do sleep 0.1; n=$((n+1)); done; "#
+        + #"kill -INT $pid; s=0; wait $pid || s=$?; cat "$log"; rm -f "$log"; [ $s -eq 0 ]"#
     }.joined(separator: "\n")
     let result = try await ExamplesTests.shell(script, in: folder, environment: environment)
     #expect(result.status == 0, "\(block)\n\(result.output)")

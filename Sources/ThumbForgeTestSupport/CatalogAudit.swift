@@ -72,9 +72,7 @@ package struct CatalogAudit {
       let recipe = folder.recipes[recipeName]
       let keepsMetadata = recipe?.keepsMetadata ?? false
       for output in set["outputs"] as? [[String: Any]] ?? [] {
-        guard let path = output["path"] as? String, let width = output["width"] as? Int,
-          let height = output["height"] as? Int
-        else {
+        guard let (path, width, height) = Self.sizedFile(output) else {
           violations.append("a manifest output lacks path, width or height: \(output)")
           continue
         }
@@ -89,6 +87,14 @@ package struct CatalogAudit {
     return violations
   }
 
+  /// A manifest record's path, width and height (nil when one is missing).
+  private static func sizedFile(_ record: [String: Any]) -> (String, Int, Int)? {
+    guard let path = record["path"] as? String, let width = record["width"] as? Int,
+      let height = record["height"] as? Int
+    else { return nil }
+    return (path, width, height)
+  }
+
   /// What is wrong with an imageset's files beside the catalog (`web`, `android`), each
   /// checked as a catalog output is (their metadata always stripped), and its web JSON.
   private func destinationViolations(_ set: [String: Any], recipe: String) -> [String] {
@@ -97,9 +103,7 @@ package struct CatalogAudit {
     for destination in ["web", "android"] {
       guard let record = set[destination] as? [String: Any] else { continue }
       for file in record["files"] as? [[String: Any]] ?? [] {
-        guard let path = file["path"] as? String, let width = file["width"] as? Int,
-          let height = file["height"] as? Int
-        else {
+        guard let (path, width, height) = Self.sizedFile(file) else {
           violations.append("a manifest \(destination) file lacks path, width or height: \(file)")
           continue
         }

@@ -29,20 +29,20 @@ struct PreviousBuild: Sendable {
     let sets = manifest?.imageSets ?? []
     let catalog = OpenFolder(path: workspace.catalog.path)
     let base = OpenFolder(path: workspace.state.folder.path)
-    // Each file's key in `files`, its path in its folder, and whether that is `base`.
-    var lookups: [(key: String, path: String, inBase: Bool)] = []
+    // Each file's key in `files`, its path, and the folder it is in.
+    var lookups: [(key: String, path: String, folder: OpenFolder)] = []
     for set in sets {
       for path in set.outputs.map(\.path) + [set.folder + "/Contents.json"] {
-        lookups.append((path, path, false))
+        lookups.append((path, path, catalog))
       }
       for path in set.derived.flatMap(\.files.paths) {
-        lookups.append((DerivedWriter.stampPrefix + path, path, true))
+        lookups.append((DerivedWriter.stampPrefix + path, path, base))
       }
     }
     // Looked up on every core: a run that changes nothing spends much of its time here.
     let facts = ParallelMap.map(
       lookups, perChunk: 512,
-      { _, lookup in FileFacts.current(at: lookup.path, in: lookup.inBase ? base : catalog) },
+      { _, lookup in FileFacts.current(at: lookup.path, in: lookup.folder) },
       makingState: {})
     var files: [String: FileFacts?] = [:]
     files.reserveCapacity(lookups.count)

@@ -107,10 +107,8 @@ struct Staleness: Sendable {
       return part
     }
     var outcome = Outcome()
-    outcome.stamps.reserveCapacity(
-      previous.values.reduce(0) {
-        $0 + $1.outputs.count + 1 + $1.derived.reduce(0) { $0 + $1.files.paths.count }
-      })
+    // One stamp for each file of the previous build, all looked up already.
+    outcome.stamps.reserveCapacity(onDisk.count)
     for part in judged {
       outcome.toRender += part.toRender
       outcome.upToDate += part.upToDate

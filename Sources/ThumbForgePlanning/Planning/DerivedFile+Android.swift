@@ -11,15 +11,24 @@ extension DerivedFile {
   ) -> [DerivedFile] {
     let scale = Double(output.scale)
     let format = settings.format.resolved(catalogFormat: output.format)
-    let night = output.slot.appearance == .dark ? "-night" : ""
     return settings.densities.filter { $0.factor <= scale }.map { density in
       let size = PixelSize(
         width: max(1, Int((Double(output.pixelSize.width) * density.factor / scale).rounded())),
         height: max(1, Int((Double(output.pixelSize.height) * density.factor / scale).rounded())))
       return DerivedFile(
         .android, of: output, recipe: recipe, size: size, format: format,
-        path: "drawable\(night)-\(density.rawValue)/\(name).\(format.fileExtension)")
+        path: drawablePath(name, density, output.slot.appearance, format))
     }
+  }
+
+  /// `drawable-<density>/<name>.<ext>`, under `drawable-night-<density>` for the dark
+  /// appearance.
+  static func drawablePath(
+    _ name: String, _ density: AndroidDensity, _ appearance: Slot.Appearance,
+    _ format: ImageFormat
+  ) -> String {
+    let night = appearance == .dark ? "-night" : ""
+    return "drawable\(night)-\(density.rawValue)/\(name).\(format.fileExtension)"
   }
 }
 
@@ -32,9 +41,8 @@ extension DerivedFile {
     planner: OutputPlanner
   ) -> [DerivedFile] {
     let format = settings.format.resolved(catalogFormat: output.format)
-    let night = output.slot.appearance == .dark ? "-night" : ""
     return settings.densities.compactMap { density in
-      let path = "drawable\(night)-\(density.rawValue)/\(name).\(format.fileExtension)"
+      let path = drawablePath(name, density, output.slot.appearance, format)
       guard
         let rendered = planner.output(
           vector: vector, appearance: output.slot.appearance, density: density.factor,

@@ -61,11 +61,10 @@ enum LauncherIcon {
 extension PlannedImageSet {
   /// Plans the launcher icons of an app icon set from its largest file of the any
   /// appearance (and the monochrome layer from its tinted one), at each density of
-  /// `settings` up to that file's size (never enlarged).
-  mutating func planLauncherIcons(settings: AndroidSettings) {
+  /// `settings` up to that file's size (never enlarged), as the resource `name`.
+  mutating func planLauncherIcons(name: String, settings: AndroidSettings) {
     guard let icon = largestSRGBOutput(.any) else { return }
     let tinted = largestSRGBOutput(.tinted)
-    let name = androidName
     let largest = outputs[icon].pixelSize.width
     for density in settings.densities
     where LauncherIcon.pixels(LauncherIcon.layerSide, density) <= largest {

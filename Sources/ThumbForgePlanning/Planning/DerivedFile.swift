@@ -88,10 +88,10 @@ extension PlannedImageSet {
   mutating func planDerivedFiles(
     group: [String], config: Config, vectors: [Slot.Appearance: Master] = [:]
   ) {
-    if config.android.isOn && folder.hasSuffix(".appiconset") {
-      planLauncherIcons(settings: config.android)
-    }
     let resource = config.android.isOn ? androidName : ""
+    if config.android.isOn && folder.hasSuffix(".appiconset") {
+      planLauncherIcons(name: resource, settings: config.android)
+    }
     defer {
       if outputs.contains(where: { $0.derived.contains { $0.destination == .android } }) {
         androidResource = resource

@@ -22,7 +22,7 @@ package struct OutputPlanner {
   func output(masters: [Master], slot: Slot) -> Outcome {
     let vector = masters.first(where: \.isVector)
     let largest = masters.filter { !$0.isVector }.max { $0.pixelSize.area < $1.pixelSize.area }
-    let scale = density ?? Double(slot.scale)
+    let scale = self.scale(of: slot)
     if recipe.kind == .variants {
       return variant(masters: masters, vector: vector, largest: largest, slot: slot)
     }
@@ -89,7 +89,7 @@ package struct OutputPlanner {
         ?? Geometry.cropRect(size, to: pixelSize, gravity: .center)
     }
     let cropped = pixelSize
-    pixelSize = grown(pixelSize, scale: Double(slot.scale))
+    pixelSize = grown(pixelSize, scale: self.scale(of: slot))
     let warning = notice(
       .keptSmall, master.path,
       "\(slot.label): \(master.path) (\(size)) is smaller than the box (\(box)); kept at \(cropped) (upscale: keep)"
@@ -142,7 +142,7 @@ package struct OutputPlanner {
           crop: nil, mode: mode, hasAlpha: exact.hasAlpha, upscale: nil), warning: nil)
     }
     if let vector {
-      let size = vector.pointSize.pixels(scale: density ?? Double(scale))
+      let size = vector.pointSize.pixels(scale: self.scale(of: slot))
       return .output(
         make(
           master: vector, slot: slot, pixelSize: size, resizeTo: size, crop: nil,
@@ -187,7 +187,7 @@ package struct OutputPlanner {
       master: master.path, mode: mode, format: format, fileName: fileName,
       path: folder + "/" + fileName, upscale: upscale)
     output.finish = OutputFinish.plan(
-      recipe: recipe, output: output, master: master, scale: density)
+      recipe: recipe, output: output, master: master, scale: self.scale(of: slot))
     output.cost =
       mode == .render
       ? RenderCost.planned(
@@ -196,6 +196,9 @@ package struct OutputPlanner {
       : RenderCost.whole(master)
     return output
   }
+
+  /// The display scale `slot`'s output is planned at: ``density`` when set, else the slot's.
+  func scale(of slot: Slot) -> Double { density ?? Double(slot.scale) }
 
   /// `size` on the canvas a centred stroke grows (``Recipe/canvasGrowth(scale:)``).
   private func grown(_ size: PixelSize, scale: Double) -> PixelSize {

@@ -48,9 +48,11 @@ package struct Renderer: Sendable {
           // A file rendered from the master for a destination is held to the same limits:
           // one over them is left out, its catalog file still made.
           var (recipe, output) = item
-          let over = output.derived.compactMap { $0.masterOutput.flatMap(limits.refusal(of:)) }
-          output.derived.removeAll { $0.masterOutput.flatMap(limits.refusal(of:)) != nil }
-          refusals += over
+          output.derived = output.derived.filter { file in
+            guard let refusal = file.masterOutput.flatMap(limits.refusal(of:)) else { return true }
+            refusals.append(refusal)
+            return false
+          }
           work.append((recipe, output))
         }
       }

@@ -86,6 +86,49 @@ struct ProbeCacheTests {
     }
   }
 
+  @Test(
+    "a rebuild that changes nothing keeps the cache file; a touched file, the catalog's or a web size, is stamped again; a stamp no manifest file has is dropped"
+  )
+  func stampsFollowTheFiles() throws {
+    let harness = try WebSizesTests.harness()
+    defer { harness.remove() }
+    let options = WebSizesTests.options(harness)
+    let workspace = try BuildEngine(options: options).workspace
+    _ = try BuildEngine(options: options).run()
+    let url = workspace.state.probeCache
+    let built = try #require(FileFacts.current(at: url.path))
+    #expect(try BuildEngine(options: options).run().rendered == 0)
+    #expect(FileFacts.current(at: url.path) == built, "rewritten by a rebuild that changed nothing")
+    // Touched: the same bytes at another time. Hashed again, found the same, stamped anew.
+    let manifest = try #require(try ManifestStore.read(at: workspace.manifest))
+    let set = try #require(manifest.imageSets.first { $0.asset == "Photos/Lake" })
+    let output = try #require(set.outputs.first)
+    let web = try #require(set.web?.files.first)
+    let touched = [
+      (key: output.path, file: workspace.catalog.appendingPathComponent(output.path), output.hash),
+      (
+        key: DerivedWriter.stampPrefix + web.path,
+        file: workspace.state.folder.appendingPathComponent(web.path), web.hash
+      ),
+    ]
+    for (_, file, _) in touched {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: file.path)
+    }
+    #expect(try BuildEngine(options: options).run().rendered == 0)
+    let cache = ProbeCache.read(at: url)
+    for (key, file, hash) in touched {
+      let now = try #require(FileFacts.current(at: file.path))
+      #expect(now.modified == 1_000_000_000_000_000)
+      #expect(cache.outputs[key] == FileStamp(now, hash: hash), "\(key)")
+    }
+    var extra = cache
+    extra.outputs["Gone.imageset/Gone@2x.png"] = FileStamp(byteSize: 1, modified: 1, hash: "00")
+    try extra.write(to: url)
+    #expect(try BuildEngine(options: options).run().rendered == 0)
+    #expect(ProbeCache.read(at: url) == cache)
+  }
+
   @Test("0.3.0's .thumbforge-cache.json is left by a check and deleted by the next build")
   func legacyCacheFileIsDeletedByABuild() throws {
     let harness = try RenderHarness(config: "scales: [2]\nmaster-scale: 2\n")

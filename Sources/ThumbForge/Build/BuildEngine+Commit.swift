@@ -98,41 +98,49 @@ extension BuildEngine {
     return (entries, Set(fresh.keys))
   }
 
-  /// Saves the probe results and the stamps of the catalog's files for the next run, when
-  /// they changed.
+  /// Saves the probe results and the stamps of the files the manifest lists (the catalog's
+  /// and its destinations') for the next run, when they changed.
   ///
   /// Stamps taken before rendering describe the files this run replaced: imagesets written
   /// now are stamped afresh (with the hashes of the bytes just written), so the next run
   /// does not hash them again — from `stamps`, taken as each file was written, or else
-  /// from the file on disk. Files of kept imagesets not judged this run keep their stamps.
+  /// from the file on disk. Files of kept imagesets not judged this run keep their stamps
+  /// (one without a stamp gets none: it is hashed when next judged).
   private func updateProbeCache(
     _ original: ProbeCache, found: SourceDiscovery.Result, decision: Staleness.Outcome,
     entries: [ManifestImageSet], written: Set<String>, stamps: [String: FileStamp]
   ) {
     var cache = original
     if !found.cacheUnchanged { cache.sources = found.cache }
-    cache.outputs = decision.stamps
-    // The stamps are the cache's own when every one was reused and none is missing.
-    var changed =
-      !found.cacheUnchanged || decision.reusedStamps != decision.stamps.count
-      || decision.stamps.count != original.outputs.count
-    func stamp(_ path: String, hash: String, fresh: Bool) {
-      guard fresh || cache.outputs[path] == nil else { return }
-      if fresh, let known = stamps[path], known.hash == hash {
-        cache.outputs[path] = known
-        changed = true
-        return
-      }
-      guard let facts = FileFacts.current(at: workspace.catalog.filePath(path)) else { return }
-      cache.outputs[path] = FileStamp(facts, hash: hash)
+    // The stamps are the cache's own when every file judged reused its stamp, and every
+    // stamp was reused (paths are judged once each).
+    var changed = !found.cacheUnchanged
+    if !decision.stamps.isEmpty || decision.reusedStamps.count != original.outputs.count {
+      cache.outputs = decision.stamps
+      cache.outputs.reserveCapacity(decision.stamps.count + decision.reusedStamps.count)
+      for key in decision.reusedStamps { cache.outputs[key] = original.outputs[key] }
       changed = true
     }
     // Up-to-date imagesets were stamped while deciding; written and kept ones may not be.
     let unstamped = Set(decision.kept.map(\.folder)).union(written)
     for entry in entries where unstamped.contains(entry.folder) {
       let fresh = written.contains(entry.folder)
-      for output in entry.outputs { stamp(output.path, hash: output.hash, fresh: fresh) }
-      stamp(entry.folder + "/Contents.json", hash: entry.contentsHash, fresh: fresh)
+      entry.forEachListedFile { file in
+        let key = file.stampKey
+        guard fresh || cache.outputs[key] == nil else { return }
+        if !fresh {
+          // Never stamped with the manifest's hash unread: it may have been edited since.
+          guard let kept = original.outputs[key] else { return }
+          cache.outputs[key] = kept
+        } else if let known = stamps[key], known.hash == file.hash {
+          cache.outputs[key] = known
+        } else {
+          let folder = file.destination == nil ? workspace.catalog : workspace.state.folder
+          guard let facts = FileFacts.current(at: folder.filePath(file.path)) else { return }
+          cache.outputs[key] = FileStamp(facts, hash: file.hash)
+        }
+        changed = true
+      }
     }
     if changed { try? cache.write(to: workspace.state.probeCache) }
     try? FileManager.default.removeItem(at: workspace.state.legacyProbeCache)

@@ -25,8 +25,7 @@ extension BuildEngine {
       },
       failedBefore: Dictionary(
         (previous.manifest?.failed ?? []).map { ($0.path, $0.reason) },
-        uniquingKeysWith: { a, _ in a }),
-      onDisk: previous.files
+        uniquingKeysWith: { a, _ in a })
     ).evaluate(plan: plan, unusable: found.unusable)
   }
 

@@ -33,9 +33,6 @@ struct Staleness: Sendable {
   var settingsChange: KeySettingsChange? = nil
   /// The masters the previous build failed to render, with why (its manifest's `failed`).
   var failedBefore: [String: String] = [:]
-  /// Sizes and modification times already read (see ``PreviousBuild/files``); files not
-  /// in it are looked up when needed.
-  var onDisk: [String: FileFacts?] = [:]
 
   struct Decision: Sendable {
     var jobIndex: Int
@@ -50,9 +47,11 @@ struct Staleness: Sendable {
     var foreign: [Problem] = []
     var orphans: [ManifestImageSet] = []
     var kept: [ManifestImageSet] = []
+    /// The stamps of the files judged whose cached stamp no longer held (hashed again).
     var stamps: [String: FileStamp] = [:]
-    /// How many of `stamps` are the probe cache's own, unchanged.
-    var reusedStamps = 0
+    /// The files judged whose cached stamp held: ``ProbeCache/outputs``' keys, kept as they
+    /// are (a list, as a run that changes nothing rewrites no stamp).
+    var reusedStamps: [String] = []
     /// `regenerate` patterns that matched no asset.
     var unmatched: [Problem] = []
     /// Group folders ThumbForge owns whose `Contents.json` is missing or would change.
@@ -86,6 +85,8 @@ struct Staleness: Sendable {
   func evaluate(plan: BuildPlan, unusable: Set<String>) -> Outcome {
     // Jobs are judged in parallel (each reads only its own files and entries), then
     // gathered in plan order.
+    // Files are looked up relative to their open folders.
+    let folders = Folders(workspace)
     let judged = ParallelMap.chunked(count: plan.jobs.count) { range in
       var part = Outcome()
       for index in range {
@@ -101,14 +102,12 @@ struct Staleness: Sendable {
         for set in job.imageSets {
           judge(
             set, jobIndex: index, sources: sources, recipes: recipes,
-            asset: job.source.qualifiedName, selected: selected, into: &part)
+            asset: job.source.qualifiedName, selected: selected, folders: folders, into: &part)
         }
       }
       return part
     }
     var outcome = Outcome()
-    // One stamp for each file of the previous build, all looked up already.
-    outcome.stamps.reserveCapacity(onDisk.count)
     for part in judged {
       outcome.toRender += part.toRender
       outcome.upToDate += part.upToDate
@@ -140,7 +139,7 @@ struct Staleness: Sendable {
   /// `regenerate`) or to render, with the reasons.
   private func judge(
     _ set: PlannedImageSet, jobIndex: Int, sources: [ManifestSource], recipes: [String],
-    asset: String, selected: Bool, into outcome: inout Outcome
+    asset: String, selected: Bool, folders: Folders, into outcome: inout Outcome
   ) {
     guard let entry = previous[set.folder] else {
       let exists = FileManager.default.fileExists(atPath: workspace.catalog.path + "/" + set.folder)
@@ -189,7 +188,7 @@ struct Staleness: Sendable {
           kind: .modified, path: set.folder,
           detail: "the manifest records other files or sizes than the plan"))
     }
-    reasons += fileDifferences(entry, in: workspace.catalog.path, into: &outcome)
+    reasons += fileDifferences(entry, in: folders, into: &outcome)
     if reasons.isEmpty {
       outcome.upToDate.append((set.outputs.count, entry))
     } else if !selected {
@@ -263,20 +262,31 @@ struct Staleness: Sendable {
     _ recorded: ManifestDerived?, of set: PlannedImageSet,
     _ destination: DerivedFile.Destination, at prefix: String?
   ) -> Bool {
-    let planned = set.derivedFiles(destination)
+    let planned = set.outputs.lazy.flatMap {
+      $0.derived.lazy.filter { $0.destination == destination }
+    }
     guard let recorded, let prefix, !planned.isEmpty else {
       return recorded == nil && (prefix == nil || planned.isEmpty)
     }
     // Only the web sizes have a JSON.
     let json = destination == .web ? set.webJSON.map { prefix + $0 } : nil
-    guard recorded.json == json, recorded.files.count == planned.count
-    else { return false }
+    guard recorded.json == json else { return false }
     // As written, in the plan's order: compared in place, without a set.
-    let inOrder = zip(recorded.files, planned).allSatisfy { file, plan in
-      file.width == plan.pixelSize.width && file.height == plan.pixelSize.height
-        && file.path.utf8.starts(with: prefix.utf8)
-        && file.path.utf8.dropFirst(prefix.utf8.count).elementsEqual(plan.path.utf8)
+    var count = 0
+    var inOrder = true
+    for plan in planned {
+      if inOrder {
+        inOrder = count < recorded.files.count
+        if inOrder {
+          let file = recorded.files[count]
+          inOrder =
+            file.width == plan.pixelSize.width && file.height == plan.pixelSize.height
+            && Self.path(file.path, is: prefix, then: plan.path)
+        }
+      }
+      count += 1
     }
+    guard count == recorded.files.count else { return false }
     if inOrder { return true }
     let sizes = Set(
       recorded.files.map { RecordedSize(path: $0.path, width: $0.width, height: $0.height) })
@@ -284,6 +294,22 @@ struct Staleness: Sendable {
       sizes.contains(
         RecordedSize(
           path: prefix + $0.path, width: $0.pixelSize.width, height: $0.pixelSize.height))
+    }
+  }
+
+  /// Whether `path` is `prefix` followed by `rest`, compared byte for byte without joining them.
+  private static func path(_ path: String, is prefix: String, then rest: String) -> Bool {
+    var path = path
+    var prefix = prefix
+    var rest = rest
+    return path.withUTF8 { whole in
+      prefix.withUTF8 { head in
+        rest.withUTF8 { tail in
+          whole.count == head.count + tail.count
+            && whole.prefix(head.count).elementsEqual(head)
+            && whole.suffix(tail.count).elementsEqual(tail)
+        }
+      }
     }
   }
 
@@ -325,51 +351,44 @@ struct Staleness: Sendable {
     }
   }
 
+  /// The folders the files judged are looked up in: the catalog (outputs and `Contents.json`)
+  /// and the manifest's folder (the files of the destinations beside the catalog).
+  struct Folders: Sendable {
+    let catalog: OpenFolder
+    let base: OpenFolder
+
+    init(_ workspace: Workspace) {
+      catalog = OpenFolder(path: workspace.catalog.path)
+      base = OpenFolder(path: workspace.state.folder.path)
+    }
+  }
+
   /// Outputs, `Contents.json` and the files of the destinations beside the catalog missing
   /// or changed on disk since the manifest recorded them.
   private func fileDifferences(
-    _ entry: ManifestImageSet, in catalog: String, into outcome: inout Outcome
+    _ entry: ManifestImageSet, in folders: Folders, into outcome: inout Outcome
   ) -> [StaleItem] {
     var items: [StaleItem] = []
-    // `key` files the stamp (web files' have a prefix); `shown` is the path a report names.
-    func compare(
-      _ key: String, at file: @autoclosure () -> String, shown: String, _ hash: String,
-      in place: @autoclosure () -> String
-    ) {
-      guard let facts = onDisk[key] ?? FileFacts.current(at: file()) else {
-        items.append(StaleItem(kind: .missing, path: shown, detail: "deleted from the \(place())"))
+    entry.forEachListedFile { file in
+      let folder = file.destination == nil ? folders.catalog : folders.base
+      guard let facts = FileFacts.current(at: file.path, in: folder) else {
+        let place = file.destination.map { "\($0) folder" } ?? "catalog"
+        items.append(
+          StaleItem(kind: .missing, path: file.path, detail: "deleted from the \(place)"))
         return
       }
+      let key = file.stampKey
       let actual: String
       if let cached = cache.outputs[key], cached.matches(facts) {
         actual = cached.hash
-        outcome.stamps[key] = cached
-        outcome.reusedStamps += 1
+        outcome.reusedStamps.append(key)
       } else {
-        actual = (try? ContentHash.ofFile(at: file())) ?? ""
+        actual = (try? ContentHash.ofFile(at: folder.path + "/" + file.path)) ?? ""
         outcome.stamps[key] = FileStamp(facts, hash: actual)
       }
-      if actual != hash {
+      if actual != file.hash {
         items.append(
-          StaleItem(kind: .modified, path: shown, detail: "changed by hand since it was built"))
-      }
-    }
-    for output in entry.outputs {
-      compare(
-        output.path, at: catalog + "/" + output.path, shown: output.path, output.hash, in: "catalog"
-      )
-    }
-    let contents = entry.folder + "/Contents.json"
-    compare(
-      contents, at: catalog + "/" + contents, shown: contents, entry.contentsHash, in: "catalog")
-    let base = workspace.state.folder.path + "/"
-    for (destination, derived) in entry.derived {
-      var listed = derived.files.map { ($0.path, $0.hash) }
-      if let json = derived.json { listed.append((json, derived.jsonHash ?? "")) }
-      for (path, hash) in listed {
-        compare(
-          DerivedWriter.stampPrefix + path, at: base + path,
-          shown: path, hash, in: "\(destination) folder")
+          StaleItem(kind: .modified, path: file.path, detail: "changed by hand since it was built"))
       }
     }
     return items

@@ -9,7 +9,7 @@
 /// Immutable, so threads may look files up in it at once.
 package final class OpenFolder: Sendable {
   /// The folder's path.
-  let path: String
+  package let path: String
   private let descriptor: Int32
 
   package init(path: String) {

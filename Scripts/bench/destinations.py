@@ -9,11 +9,13 @@ Scripts/bench/results/destinations.json (via record.py).
 Each folder is built once per configuration into its own output (the folder's own
 thumbforge.yml, if any, and that plus `web:` and `android:` sections with their defaults),
 then each round rebuilds every configuration back to back (which first alternates
-from round to round). Every rebuild must render nothing. The figures: the median wall and CPU
-time of each, and the ratio with the destination ÷ the catalog alone, the median over rounds
-with its 98 % interval.
+from round to round). Every rebuild must render nothing. The figures: how many files the
+manifest lists (each one a rebuild looks up to notice it deleted or edited), the median wall
+and CPU time of each rebuild, and the ratio with the destination ÷ the catalog alone, the
+median over rounds with its 98 % interval.
 """
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -61,14 +63,29 @@ def rendered_nothing(binary, folder, config, out):
     return result.returncode == 0
 
 
-def table(folders, times):
+def files_listed(out):
+    """How many files the manifest in `out` lists: each imageset's outputs and Contents.json,
+    and its files (and web JSON) of each destination."""
+    with open(os.path.join(out, "manifest.json")) as f:
+        sets = json.load(f)["imageSets"]
+    count = 0
+    for entry in sets:
+        count += len(entry["outputs"]) + 1
+        for destination in ("web", "android"):
+            listed = entry.get(destination) or {}
+            count += len(listed.get("files", [])) + (1 if listed.get("json") else 0)
+    return count
+
+
+def table(folders, times, files):
     """The result's table: one row a folder and configuration."""
     rows = {}
     for name, _ in folders:
         alone = times[(name, "catalog")]
         for label in CONFIGURATIONS:
             runs_ = times[(name, label)]
-            row = {"wall s": record.figure([r[0] for r in runs_], digits=3),
+            row = {"files": files[(name, label)],
+                   "wall s": record.figure([r[0] for r in runs_], digits=3),
                    "CPU s": record.figure([r[1] for r in runs_], digits=3)}
             if label != "catalog":
                 for i, measure in enumerate(("wall", "CPU")):
@@ -92,6 +109,7 @@ def main():
     work = tempfile.mkdtemp(prefix="destinations-")
     try:
         setups = {}
+        files = {}
         for name, folder in folders:
             for index, (label, extra) in enumerate(CONFIGURATIONS.items()):
                 out = os.path.join(work, f"{name}-{index}")
@@ -101,6 +119,7 @@ def main():
                 if not rendered_nothing(binary, folder, config, out):
                     sys.exit(f"{name}, {label}: check is not green after the build")
                 setups[(name, label)] = (folder, config, out)
+                files[(name, label)] = files_listed(out)
         times = {key: [] for key in setups}
         labels = list(CONFIGURATIONS)
         for round_ in range(args.runs):
@@ -116,7 +135,7 @@ def main():
     doc = record.document(
         "destinations", "No-change rebuilds with the destinations beside the catalog",
         record.corpus_command("destinations.py", args.corpus, f" --runs {args.runs}"),
-        {"destinations": table(folders, times)},
+        {"destinations": table(folders, times, files)},
         parameters={"runs": args.runs, "folders": ", ".join(n for n, _ in folders)},
         about=record.info(binary))
     return record.finish(doc, args.record)

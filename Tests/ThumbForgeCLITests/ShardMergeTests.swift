@@ -130,6 +130,51 @@ struct ShardMergeTests {
     #expect(String(decoding: merged, as: UTF8.self).contains("Flags/Broken@3x.png"))
   }
 
+  @Test(
+    "with web: and android:, merged shards write every destination file as one build does; an orphan's files go, and check is green"
+  )
+  func destinationsMerged() async throws {
+    let box = try Sandbox(
+      config: """
+        output: ../out/Assets.xcassets
+        swift: ../out/Asset.swift
+        web: { folder: ../out/web, widths: [40, 80, 160] }
+        android: { folder: ../out/android/res }
+        rules:
+          - match: "Flags/**"
+            recipes: [variants, flag]
+          - match: "AppIcon*"
+            recipes: [appicon]
+
+        """)
+    try box.makeStandardAssets()
+    try box.image("AppIcon.png", Fixtures.photo(width: 1024, height: 1024, seed: 7))
+    // Round 1 from nothing, round 2 against round 1's merged catalog, a master removed.
+    for round in 1...2 {
+      if round == 2 { try FileManager.default.removeItem(at: box.asset("Photos/Lake.jpg")) }
+      try? FileManager.default.removeItem(at: box.root.appendingPathComponent("parts"))
+      let parts = box.root.appendingPathComponent("parts")
+      for result in try await Self.runShards(box, count: 2, parts: parts) {
+        expectExit(result, 0)
+      }
+      let folders = (1...2).map { parts.appendingPathComponent("\($0)") }
+      expectExit(
+        try await CLI.run(
+          ["merge"] + folders.map(\.path) + ["--output", box.catalog.path], in: box.root), 0)
+      expectExit(try await box.check(), 0)
+      let merged = FolderSnapshot(box.out, skipHidden: true)
+      #expect(merged.paths.contains { $0.hasPrefix("web/Photos/Tree-") })
+      #expect(merged.paths.contains { $0.hasPrefix("android/res/mipmap-anydpi-v26/") })
+      #expect(merged.paths.contains { $0.hasPrefix("android/res/drawable-xxxhdpi/") })
+      #expect(merged.paths.contains { $0.contains("lake") || $0.contains("Lake") } == (round == 1))
+      // The same folder built whole, from nothing.
+      try FileManager.default.removeItem(at: box.out)
+      expectExit(try await box.build(), 0)
+      let single = FolderSnapshot(box.out, skipHidden: true)
+      #expect(single.changedContent(comparedTo: merged).prefix(5) == [])
+    }
+  }
+
   /// Every shard of the parts `folders` got work, and none the bulk of it.
   static func expectWorkShared(_ folders: [URL]) throws {
     let written = try folders.map { folder in
@@ -340,6 +385,20 @@ struct ShardMergeTests {
           .first { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") })
       try FileManager.default.removeItem(at: catalog.appendingPathComponent(image))
       try await expectRefusal(["f1", "a2", "a3"], "is missing or incomplete: the part is damaged")
+
+      // A part whose manifest sends a file out of it (`..`) is refused before any write.
+      let escaping = part("h1")
+      try FileManager.default.copyItem(at: part("a1"), to: escaping)
+      let url = escaping.appendingPathComponent("manifest.json")
+      var manifest = try #require(
+        JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+      var sets = try #require(manifest["imageSets"] as? [[String: Any]])
+      var outputs = try #require(sets[0]["outputs"] as? [[String: Any]])
+      outputs[0]["path"] = "../../escaped.png"
+      sets[0]["outputs"] = outputs
+      manifest["imageSets"] = sets
+      try JSONSerialization.data(withJSONObject: manifest).write(to: url)
+      try await expectRefusal(["h1", "a2", "a3"], "../../escaped.png leaves the part")
 
       let overlapping = part("g2")
       try FileManager.default.copyItem(at: part("a2"), to: overlapping)

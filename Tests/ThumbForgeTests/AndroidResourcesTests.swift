@@ -308,10 +308,6 @@ struct AndroidResourcesTests {
         #expect(error.message.contains(words), "\(error.message)")
       }
     }
-    try Data("output: ../out/Assets.xcassets\nandroid: { folder: ../res }\n".utf8).write(to: yml)
-    var shard = Self.options(harness)
-    shard.shard = try Shard(index: 1, count: 2)
-    #expect(throws: ConfigError.self) { try BuildEngine(options: shard).run() }
   }
 }
 

@@ -250,7 +250,9 @@ struct WebSizesTests {
     }
   }
 
-  @Test("web folders inside the asset folder or holding the catalog, and shards, are refused")
+  @Test(
+    "web folders inside the asset folder or holding the catalog are refused; a shard keeps its web sizes in its part"
+  )
   func refusals() throws {
     let harness = try Self.harness()
     defer { harness.remove() }
@@ -270,10 +272,17 @@ struct WebSizesTests {
     try Data("output: ../out/Assets.xcassets\nweb: { folder: ../web, widths: [10, 10] }\n".utf8)
       .write(to: yml)
     #expect(throws: ConfigError.self) { try BuildEngine(options: Self.options(harness)) }
+    // A shard keeps its web sizes in its part, for `merge`; it writes nothing to the folder.
     try Data("output: ../out/Assets.xcassets\nweb: { folder: ../web }\n".utf8).write(to: yml)
     var shard = Self.options(harness)
-    shard.shard = try Shard(index: 1, count: 2)
-    #expect(throws: ConfigError.self) { try BuildEngine(options: shard).run() }
+    shard.shard = try Shard(index: 1, count: 1)
+    let part = URL(fileURLWithPath: try BuildEngine(options: shard).run().manifest)
+      .deletingLastPathComponent()
+    let web = harness.folder.deletingLastPathComponent().appendingPathComponent("web")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: part.appendingPathComponent("web/Photos/Lake.json").path))
+    #expect(!FileManager.default.fileExists(atPath: web.path))
   }
 }
 

@@ -99,14 +99,6 @@ package struct BuildEngine: Sendable {
       throw ConfigError(
         file: "--shard", line: nil, key: "", message: "only build and --force can be sharded")
     }
-    // A part's files beside the catalog would need merging, which merge does not do.
-    if let (key, _, _) = workspace.config.destinationFolders.first {
-      throw ConfigError(
-        file: "--shard", line: nil, key: "",
-        message:
-          "a build with \(key) cannot be sharded yet; build it whole, or leave \(key.prefix { $0 != "." }): out of the sharded configuration"
-      )
-    }
     return try ShardPartDestination(shard: shard, explicit: options.part, workspace: workspace)
   }
 

@@ -9,6 +9,8 @@ struct ListedFile {
   var destination: String?
   /// Its content hash as the manifest records it.
   var hash: String
+  /// Its size as the manifest records it (nil: not recorded, a `Contents.json` or web JSON).
+  var bytes: Int? = nil
 
   /// What its stamp is filed under in the probe cache: a destination's files' paths after a
   /// prefix no catalog path has.
@@ -20,12 +22,13 @@ extension ManifestImageSet {
   /// each destination's files and web JSON.
   func forEachListedFile(_ body: (ListedFile) -> Void) {
     for output in outputs {
-      body(ListedFile(path: output.path, destination: nil, hash: output.hash))
+      body(ListedFile(path: output.path, destination: nil, hash: output.hash, bytes: output.bytes))
     }
     body(ListedFile(path: folder + "/Contents.json", destination: nil, hash: contentsHash))
     for (destination, listed) in derived {
       for file in listed.files {
-        body(ListedFile(path: file.path, destination: destination, hash: file.hash))
+        body(
+          ListedFile(path: file.path, destination: destination, hash: file.hash, bytes: file.bytes))
       }
       if let json = listed.json {
         body(ListedFile(path: json, destination: destination, hash: listed.jsonHash ?? ""))

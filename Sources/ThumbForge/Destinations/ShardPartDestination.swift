@@ -10,7 +10,8 @@ internal import Vips
 /// the whole folder (so that every shard splits the same plan the same way), keeps this
 /// shard's jobs, decides them against the catalog the configuration names (read, never
 /// written: a previous merged build makes the shard incremental), renders the stale ones into
-/// the part's catalog, and records the part's manifest and then `shard.json`. See
+/// the part's catalog (and their files of the destinations beside the catalog into the
+/// part's own folders of them), and records the part's manifest and then `shard.json`. See
 /// ``ShardAssignment``; `merge` puts the parts together.
 struct ShardPartDestination: BuildDestination {
   let shard: Shard
@@ -22,7 +23,15 @@ struct ShardPartDestination: BuildDestination {
   init(shard: Shard, explicit: URL?, workspace: Workspace) throws(ConfigError) {
     self.shard = shard
     part = try ShardPart.resolve(shard, explicit: explicit, workspace: workspace)
-    writer = CatalogWriter(catalog: part.catalog, config: workspace.config)
+    let part = part
+    writer = CatalogWriter(
+      catalog: part.catalog, config: workspace.config,
+      derived: DerivedFile.Destination.allCases.compactMap { destination in
+        DerivedWriter.prefix(of: destination, in: workspace).map { _ in
+          DerivedWriter(
+            destination, base: part.folder, prefix: ShardPart.derivedPrefix(destination))
+        }
+      })
   }
 
   var state: StateFiles { part.state }
@@ -37,7 +46,8 @@ struct ShardPartDestination: BuildDestination {
   func write(
     set: PlannedImageSet, source: AssetSource, files: [RenderedFile], previous: ManifestImageSet?
   ) throws -> WrittenImageSet {
-    try writer.write(set: set, source: source, files: files, previous: previous)
+    // Without the previous version: a part never removes anything (`merge` does).
+    try writer.write(set: set, source: source, files: files, previous: nil)
   }
 
   /// A part never removes anything: `merge` removes the catalog's orphans.
@@ -86,10 +96,21 @@ struct ShardPartDestination: BuildDestination {
           path: FolderPath.climbingPath(of: $0, from: workspace.catalog),
           options: workspace.config.swiftAccessors)
       },
+      destinations: Self.destinations(of: workspace),
       written: written.sorted(),
       carried: entries.map(\.folder).filter { !written.contains($0) }.sorted())
     try record.write(to: part.record)
     return nil
+  }
+
+  /// The destinations beside the catalog `workspace` writes, with their folders relative to
+  /// its manifest (nil: none).
+  static func destinations(of workspace: Workspace) -> [String: String]? {
+    let folders = DerivedFile.Destination.allCases.reduce(into: [String: String]()) {
+      folders, destination in
+      folders[destination.rawValue] = DerivedWriter.prefix(of: destination, in: workspace)
+    }
+    return folders.isEmpty ? nil : folders
   }
 
   /// A digest of everything a shard's split depends on and every shard must agree on: each

@@ -8,7 +8,8 @@ internal import ThumbForgePlanning
 /// byte what a single build of the same folder and configuration writes.
 ///
 /// Imagesets a shard rendered are copied from its part (each file checked against the hash
-/// its manifest records); those it found up to date are taken from the catalog being
+/// its manifest records), their files of the destinations beside the catalog (`web:`,
+/// `android:`) into those destinations' folders; those it found up to date are taken from the catalog being
 /// written, which must hold exactly that version. Imagesets of the previous manifest that no
 /// part answers for are removed, as a build removes orphans; files ThumbForge did not write
 /// are never overwritten. Every refusal comes before the first write, except a part file
@@ -33,32 +34,31 @@ package enum CatalogMerge {
     let previousSets = Dictionary(
       (previous?.imageSets ?? []).map { ($0.folder, $0) }, uniquingKeysWith: { a, _ in a })
     let sorted = try sort(
-      parts, into: catalog, previous: previousSets, pendingAtStart: pendingAtStart,
-      problems: &report.problems)
-
-    if pending.exists { AtomicFile.sweep(folder: catalog.path) }
+      parts, into: catalog, beside: state.folder, previous: previousSets,
+      pendingAtStart: pendingAtStart, problems: &report.problems)
+    // Each destination's folder relative to the manifest, as the shards recorded it.
+    let destinations = parts.first.record.destinations ?? [:]
+    if pending.exists {
+      AtomicFile.sweep(folder: catalog.path)
+      for prefix in destinations.values { AtomicFile.sweep(folder: state.folder.filePath(prefix)) }
+    }
     try pending.write(Set(sorted.copies.map(\.entry.folder)))
-    var config = Config()
-    config.providesNamespace = parts.first.record.providesNamespace
-    let swift = parts.first.record.swift
-    config.swiftAccessors = swift?.options ?? config.swiftAccessors
     let swiftFile =
       options.swiftFile
-      ?? swift.map { URL(fileURLWithPath: $0.path, relativeTo: catalog).standardizedFileURL }
-    // A part's root Contents.json is the asset folder's own when it has one (an adopted
-    // catalog's), so the merged catalog gets the root a single build would write.
-    let root = parts.first.location.catalog.appendingPathComponent("Contents.json")
-    let writer = CatalogWriter(
-      catalog: catalog, config: config,
-      rootContents: FileManager.default.fileExists(atPath: root.path) ? root : nil)
+      ?? parts.first.record.swift.map {
+        URL(fileURLWithPath: $0.path, relativeTo: catalog).standardizedFileURL
+      }
+    let writer = writer(of: parts, catalog: catalog, state: state, destinations: destinations)
+    var entries: [ManifestImageSet] = []
     for copy in sorted.copies {
-      try writer.copy(
-        copy.entry, from: copy.part.location.catalog, previous: previousSets[copy.entry.folder],
-        partName: copy.part.name)
+      entries.append(
+        try writer.copy(
+          copy.entry, from: copy.part.location, previous: previousSets[copy.entry.folder],
+          partName: copy.part.name))
       report.rendered += copy.entry.outputs.count
     }
     report.unchanged = sorted.carried.reduce(0) { $0 + $1.outputs.count }
-    let entries = sorted.copies.map(\.entry) + sorted.carried
+    entries += sorted.carried
     let kept = Set(entries.map(\.folder))
     for orphan in previous?.imageSets ?? [] where !kept.contains(orphan.folder) {
       report.removed += writer.remove(orphan)
@@ -68,6 +68,26 @@ package enum CatalogMerge {
       pending: (pendingAtStart, pending), swiftFile: swiftFile)
     report.problems.sort()
     return report
+  }
+
+  /// Writes the merged catalog as a build of the parts' configuration writes it, and its
+  /// files of each destination beside it into `destinations`' folders (relative to the
+  /// manifest's).
+  private static func writer(
+    of parts: ShardParts, catalog: URL, state: StateFiles, destinations: [String: String]
+  ) -> CatalogWriter {
+    var config = Config()
+    config.providesNamespace = parts.first.record.providesNamespace
+    config.swiftAccessors = parts.first.record.swift?.options ?? config.swiftAccessors
+    // A part's root Contents.json is the asset folder's own when it has one (an adopted
+    // catalog's), so the merged catalog gets the root a single build would write.
+    let root = parts.first.location.catalog.appendingPathComponent("Contents.json")
+    return CatalogWriter(
+      catalog: catalog, config: config,
+      rootContents: FileManager.default.fileExists(atPath: root.path) ? root : nil,
+      derived: DerivedFile.Destination.allCases.map {
+        DerivedWriter($0, base: state.folder, prefix: destinations[$0.rawValue])
+      })
   }
 
   /// What the catalog being merged into recorded (its manifest nil: none yet).
@@ -124,18 +144,20 @@ package enum CatalogMerge {
   }
 
   /// Sorts every part's entries into copies and carried ones. Throws when a part is damaged
-  /// (a file missing or of the wrong size) or relied on a catalog other than `catalog`;
-  /// imagesets someone else put in the catalog become problems and are left alone.
+  /// (a file missing or of the wrong size) or relied on a catalog other than `catalog` (with
+  /// its manifest in `base`); imagesets someone else put in the catalog become problems and
+  /// are left alone.
   private static func sort(
-    _ parts: ShardParts, into catalog: URL, previous: [String: ManifestImageSet],
-    pendingAtStart: Set<String>, problems: inout [Problem]
+    _ parts: ShardParts, into catalog: URL, beside base: URL,
+    previous: [String: ManifestImageSet], pendingAtStart: Set<String>, problems: inout [Problem]
   ) throws(ShardError) -> Sorted {
     var sorted = Sorted()
     for part in parts.parts {
       let written = Set(part.record.written)
       for entry in part.manifest.imageSets {
         guard written.contains(entry.folder) else {
-          try checkCarried(entry, of: part, in: catalog, previous: previous[entry.folder])
+          try checkCarried(
+            entry, of: part, in: catalog, beside: base, previous: previous[entry.folder])
           sorted.carried.append(entry)
           continue
         }
@@ -159,31 +181,49 @@ package enum CatalogMerge {
     return sorted
   }
 
-  /// Every file of a rendered entry is in the part, with the size its manifest records.
+  /// Every file of a rendered entry is in the part, inside it, with the size its manifest
+  /// records.
   private static func checkComplete(_ entry: ManifestImageSet, of part: ShardParts.Part)
     throws(ShardError)
   {
-    let sizes = entry.outputs.map { ($0.path, $0.bytes) } + [(entry.folder + "/Contents.json", -1)]
-    for (path, bytes) in sizes {
-      let file = part.location.catalog.appendingPathComponent(path).path
-      guard let facts = FileFacts.current(at: file), bytes < 0 || facts.size == bytes else {
-        throw ShardError(
-          "\(part.name): \(path) is missing or incomplete: the part is damaged (copied only in part?); run the shard again"
+    var damaged: ShardError? = nil
+    entry.forEachListedFile { file in
+      guard damaged == nil else { return }
+      // A destination's files are in the part's own folder of it; nothing leaves the part.
+      let folder = file.destination == nil ? part.location.catalog : part.location.folder
+      let inPlace =
+        file.destination.map {
+          DerivedFile.Destination(rawValue: $0).map {
+            file.path.hasPrefix(ShardPart.derivedPrefix($0))
+          }
+            ?? false
+        } ?? true
+      guard inPlace, ShardPart.staysInside(file.path) else {
+        damaged = ShardError(
+          "\(part.name): \(file.path) leaves the part: the part is damaged; run the shard again")
+        return
+      }
+      let facts = FileFacts.current(at: folder.appendingPathComponent(file.path).path)
+      if facts == nil || file.bytes.map({ $0 != facts?.size }) == true {
+        damaged = ShardError(
+          "\(part.name): \(file.path) is missing or incomplete: the part is damaged (copied only in part?); run the shard again"
         )
       }
     }
+    if let damaged { throw damaged }
   }
 
-  /// An entry the shard found up to date must be the catalog's own, with its files present.
+  /// An entry the shard found up to date must be the catalog's own, with its files present
+  /// (those beside the catalog relative to `base`, the manifest's folder).
   private static func checkCarried(
-    _ entry: ManifestImageSet, of part: ShardParts.Part, in catalog: URL,
+    _ entry: ManifestImageSet, of part: ShardParts.Part, in catalog: URL, beside base: URL,
     previous: ManifestImageSet?
   ) throws(ShardError) {
-    let present =
-      previous == entry
-      && (entry.outputs.map(\.path) + [entry.folder + "/Contents.json"]).allSatisfy {
-        FileManager.default.fileExists(atPath: catalog.appendingPathComponent($0).path)
-      }
+    var present = previous == entry
+    entry.forEachListedFile { file in
+      let folder = file.destination == nil ? catalog : base
+      present = present && FileManager.default.fileExists(atPath: folder.filePath(file.path))
+    }
     guard present else {
       throw ShardError(
         "\(part.name) reused \(entry.folder) from the catalog it was built against, but \(catalog.path) does not hold that version: merge into that catalog, or build the shards without it"

@@ -88,7 +88,7 @@ struct ShardParts: Sendable {
       }
       if record.configHash != reference.configHash || record.catalogName != reference.catalogName
         || record.providesNamespace != reference.providesNamespace
-        || record.swift != reference.swift
+        || record.swift != reference.swift || record.destinations != reference.destinations
       {
         throw ShardError(
           "\(part.name) was built from a different configuration than \(first.name): build every shard from the same thumbforge.yml"

@@ -21,11 +21,22 @@ struct DerivedWriter: Sendable {
   static let stampPrefix = "derived:"
 
   init(_ destination: DerivedFile.Destination, workspace: Workspace) {
+    self.init(
+      destination, base: workspace.state.folder,
+      prefix: Self.prefix(of: destination, in: workspace))
+  }
+
+  init(_ destination: DerivedFile.Destination, base: URL, prefix: String?) {
     self.destination = destination
-    base = workspace.state.folder
+    self.base = base
+    self.prefix = prefix
+  }
+
+  /// `destination`'s folder relative to the workspace's manifest, with a final `/` (nil: off).
+  static func prefix(of destination: DerivedFile.Destination, in workspace: Workspace) -> String? {
     switch destination {
-    case .web: prefix = workspace.webRelativeToManifest
-    case .android: prefix = workspace.androidRelativeToManifest
+    case .web: workspace.webRelativeToManifest
+    case .android: workspace.androidRelativeToManifest
     }
   }
 

@@ -21,6 +21,19 @@ struct ShardPart: Sendable {
   /// Marks the folder as a part, so that a re-run may empty it and nothing else is emptied.
   var marker: URL { state.partMarker }
 
+  /// Where a part keeps `destination`'s files, relative to its folder, with a final `/`
+  /// (`web/`, `android/`): its manifest's paths of them start so, and `merge` moves them to
+  /// the destination's folder.
+  static func derivedPrefix(_ destination: DerivedFile.Destination) -> String {
+    destination.rawValue + "/"
+  }
+
+  /// Whether `path`, from a part's manifest, stays inside the folder it is relative to (no
+  /// `..` step, not absolute): `merge` copies nothing from elsewhere, nor to elsewhere.
+  static func staysInside(_ path: String) -> Bool {
+    !path.hasPrefix("/") && !path.split(separator: "/").contains("..")
+  }
+
   /// The part folder of `shard`: the one given, or `shards/I-of-N` beside the manifest.
   /// Refused inside the asset folder, where a build would read it back as masters.
   static func resolve(

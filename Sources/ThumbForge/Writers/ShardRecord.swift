@@ -25,6 +25,11 @@ struct ShardRecord: Codable, Equatable, Sendable {
   /// The configuration's Swift accessors (`swift:`), for `merge` to write as a build does;
   /// nil without them.
   var swift: SwiftSetting? = nil
+  /// The destinations beside the catalog the build writes (`web`, `android`), each with its
+  /// folder relative to the manifest (`web/`, `../Build/web/`), where `merge` puts their
+  /// files (a part holds them in a folder of its own: ``ShardPart/derivedPrefix(_:)``); nil
+  /// without any.
+  var destinations: [String: String]? = nil
   /// Imageset folders rendered into the part's catalog.
   var written: [String]
   /// Imageset folders the shard answers for that were up to date in the catalog it was

@@ -9,7 +9,8 @@ import Vips
 // and Android drawables), the real `thumbforge` binary, under a memory cap, never crashes;
 // its problems name the folder's files; every manifest output, web size and drawable is the
 // file it says; every Contents.json lists its files;
-// `check` agrees with the build; and a second build renders nothing.
+// `check` agrees with the build; a second build renders nothing; and the folder built as
+// 2 or 3 shards and merged gives the build's files byte for byte.
 //
 //   swift test --filter PipelineProperty                         the fixed CI seeds
 //   THUMBFORGE_PROPERTY_SEED=1234 swift test --filter PipelineProperty     one seed
@@ -77,6 +78,7 @@ struct PipelineProperty {
       // 3, 4. The manifest's outputs and the catalog's imagesets.
       runs.failures += runs.audit.catalogViolations()
       try await runs.checkAgain(after: first)
+      try await runs.shardAndMerge(count: 2 + Int(seed % 2))
     }
     let summary =
       "exit \(first.signalled ? "signal " : "")\(first.status), "
@@ -148,6 +150,34 @@ struct PipelineProperty {
         if rendered != 0 { failures.append("the second build rendered \(rendered) outputs") }
       } else {
         failures.append("the second build printed no JSON report")
+      }
+    }
+
+    /// 7. The folder built again as `count` shards, from nothing, and merged where the build
+    /// wrote: every file (catalog, manifest, web sizes, drawables) the build's bytes.
+    mutating func shardAndMerge(count: Int) async throws {
+      let built = FolderSnapshot(sandbox.out, skipHidden: true)
+      try FileManager.default.removeItem(at: sandbox.out)
+      let parts = (1...count).map { sandbox.root.appendingPathComponent("parts/\($0)") }
+      for (index, part) in zip(1..., parts) {
+        let shard = try await run([
+          "build", sandbox.assets.path, "--shard", "\(index)/\(count)", "--part", part.path,
+        ])
+        if !shard.signalled && shard.status != 0 && shard.status != 1 {
+          failures.append("shard \(index)/\(count) exited \(shard.status)")
+        }
+      }
+      let merge = try await run(["merge"] + parts.map(\.path) + ["--output", sandbox.catalog.path])
+      guard !merge.signalled else { return }
+      guard merge.status == 0 else {
+        failures.append("merge of \(count) shards exited \(merge.status): \(merge.stderr)")
+        return
+      }
+      let changed = built.changedContent(comparedTo: FolderSnapshot(sandbox.out, skipHidden: true))
+      if !changed.isEmpty {
+        failures.append(
+          "\(count) shards merged differ from the build: \(changed.prefix(5).joined(separator: ", "))"
+        )
       }
     }
   }

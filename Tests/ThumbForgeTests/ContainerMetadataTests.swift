@@ -5,6 +5,7 @@ import Vips
 
 @testable import ThumbForge
 @testable import ThumbForgeBasics
+@testable import ThumbForgePlanning
 @testable import ThumbForgeRendering
 
 /// Metadata removed by rewriting a JPEG's or PNG's container: exactly the metadata segments

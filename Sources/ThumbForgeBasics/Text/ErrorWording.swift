@@ -21,14 +21,15 @@ package enum ErrorWording {
       return "not an image file libvips can read\(size)"
     }
     if lower.contains("does not exist") { return "file does not exist" }
-    if lower.contains("premature end") || lower.contains("truncated")
-      || lower.contains("unexpected end")
-      || lower.contains("read error") || lower.contains("incomplete")
-    {
-      return "damaged or truncated image\(size): \(firstLine(message))"
+    // The decoder's own complaint, not whichever line came first: libvips' `source:` lines
+    // (`source: bad seek to 1354`) name no loader nor file, and depend on how far its
+    // threads had read (or come from another file failing at the same time: the error
+    // buffer is the process's).
+    if let complaint = lines(message).first(where: isDamage) {
+      return "damaged or truncated image\(size): \(complaint)"
     }
-    return firstLine(message).isEmpty
-      ? "cannot be decoded (libvips gives no reason)\(size)" : firstLine(message)
+    let line = lines(message).first { !$0.hasPrefix("source:") } ?? firstLine(message)
+    return line.isEmpty ? "cannot be decoded (libvips gives no reason)\(size)" : line
   }
 
   static func formatBytes(_ count: Int) -> String {
@@ -36,6 +37,18 @@ package enum ErrorWording {
     let kb = Double(count) / 1024
     if kb < 1024 { return "\((kb * 10).rounded() / 10) KB" }
     return "\((kb / 1024 * 10).rounded() / 10) MB"
+  }
+
+  /// Whether a line of libvips' message says the file's data is damaged or ends early.
+  private static func isDamage(_ line: String) -> Bool {
+    let lower = line.lowercased()
+    return ["premature end", "truncated", "unexpected end", "read error", "incomplete"].contains {
+      lower.contains($0)
+    }
+  }
+
+  private static func lines(_ message: String) -> [String] {
+    message.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
   }
 
   private static func firstLine(_ message: String) -> String {

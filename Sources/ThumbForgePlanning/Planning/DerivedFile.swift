@@ -109,13 +109,31 @@ extension PlannedImageSet {
       else { continue }
       let output = outputs[chosen]
       if let vector = vectors[appearance], vector.path == output.master {
-        outputs[chosen].derived += DerivedFile.androidDensities(
+        let drawables = DerivedFile.androidDensities(
           of: vector, output: output, settings: config.android, name: resource,
           planner: OutputPlanner(recipe: recipe, asset: name, folder: folder, focus: focus))
+        outputs[chosen].derived += withinLimits(drawables, RenderLimits(config))
       } else if output.scale != Slot.singleScale {
         outputs[chosen].derived += DerivedFile.androidDensities(
           of: output, recipe: recipe, name: resource, settings: config.android)
       }
+    }
+  }
+
+  /// The files of `derived` rendered from the master that `limits` let be rendered; the others
+  /// are left out, each said in ``skipped`` (the catalog's files are still made).
+  private mutating func withinLimits(_ derived: [DerivedFile], _ limits: RenderLimits)
+    -> [DerivedFile]
+  {
+    derived.filter { file in
+      guard let output = file.masterOutput, let refusal = limits.refusal(of: output) else {
+        return true
+      }
+      let message = "\(refusal); left out"
+      skipped.append(message)
+      notices.append(
+        BuildWarning(kind: .skipped, file: output.master, imageSet: folder, message: message))
+      return false
     }
   }
 

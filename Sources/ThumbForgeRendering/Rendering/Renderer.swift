@@ -42,18 +42,12 @@ package struct Renderer: Sendable {
       var work: [(Recipe, PlannedOutput)] = []
       var refusals: [String] = []
       for item in grouped[path]! {
+        // (A file rendered from the master for a destination is within them: the plan
+        // leaves out those that are not.)
         if let refusal = limits.refusal(of: item.1) {
           refusals.append(refusal)
         } else {
-          // A file rendered from the master for a destination is held to the same limits:
-          // one over them is left out, its catalog file still made.
-          var (recipe, output) = item
-          output.derived = output.derived.filter { file in
-            guard let refusal = file.masterOutput.flatMap(limits.refusal(of:)) else { return true }
-            refusals.append(refusal)
-            return false
-          }
-          work.append((recipe, output))
+          work.append(item)
         }
       }
       if let first = refusals.first {

@@ -1,18 +1,18 @@
 package import ThumbForgeConfig
-package import ThumbForgePlanning
 internal import Vips
 
 /// The bounds every render is held to, from the configuration: checked against an
 /// output's planned ``RenderCost`` before its master is decoded, by `build`, `regenerate`,
-/// shards and `serve` alike (they all render through ``Renderer``).
+/// shards and `serve` alike (they all render through the renderer), and by the plan, which
+/// leaves out a file of a destination beside the catalog over them.
 package struct RenderLimits: Sendable, Hashable {
   /// `limit-input-pixels`: the most pixels a master may have.
-  var inputPixels: Int
+  package var inputPixels: Int
   /// `limit-render-pixels`: the most pixels of any image a render holds whole after
   /// decoding (a smart crop's working image, a vector rasterisation, the output).
-  var renderPixels: Int
+  package var renderPixels: Int
 
-  init(
+  package init(
     inputPixels: Int = Config().limitInputPixels, renderPixels: Int = Config().limitRenderPixels
   ) {
     self.inputPixels = inputPixels
@@ -24,7 +24,7 @@ package struct RenderLimits: Sendable, Hashable {
   }
 
   /// Why `output` may not be rendered, in the user's words, or nil when it may.
-  func refusal(of output: PlannedOutput) -> String? {
+  package func refusal(of output: PlannedOutput) -> String? {
     let cost = output.cost
     let slot = output.path
     if cost.input > inputPixels {
@@ -52,17 +52,5 @@ extension PlannedOutput {
   var workingImageName: String {
     crop == nil && resizeTo != pixelSize
       ? "the smart crop's working image" : "the rasterised vector"
-  }
-}
-
-extension RenderLimits {
-  /// Refuses a loaded (not yet decoded) master over `limit-input-pixels`, from its header.
-  func checkInput(_ image: VipsImage, path: String) throws(VipsError) {
-    try PixelCount.checkInput(image, limit: inputPixels, path: path)
-  }
-
-  /// The first refusal among `work`'s outputs (see ``refusal(of:)``), or nil.
-  package func refusal(of work: [(Recipe, PlannedOutput)]) -> String? {
-    work.lazy.compactMap { refusal(of: $0.1) }.first
   }
 }

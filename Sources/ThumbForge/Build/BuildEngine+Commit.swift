@@ -135,7 +135,7 @@ extension BuildEngine {
         } else if let known = stamps[key], known.hash == file.hash {
           cache.outputs[key] = known
         } else {
-          let folder = file.destination == nil ? workspace.catalog : workspace.state.folder
+          let folder = file.folder(catalog: workspace.catalog, base: workspace.state.folder)
           guard let facts = FileFacts.current(at: folder.filePath(file.path)) else { return }
           cache.outputs[key] = FileStamp(facts, hash: file.hash)
         }

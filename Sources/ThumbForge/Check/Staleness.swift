@@ -262,9 +262,7 @@ struct Staleness: Sendable {
     _ recorded: ManifestDerived?, of set: PlannedImageSet,
     _ destination: DerivedFile.Destination, at prefix: String?
   ) -> Bool {
-    let planned = set.outputs.lazy.flatMap {
-      $0.derived.lazy.filter { $0.destination == destination }
-    }
+    let planned = set.derivedFiles(destination)
     guard let recorded, let prefix, !planned.isEmpty else {
       return recorded == nil && (prefix == nil || planned.isEmpty)
     }
@@ -370,9 +368,9 @@ struct Staleness: Sendable {
   ) -> [StaleItem] {
     var items: [StaleItem] = []
     entry.forEachListedFile { file in
-      let folder = file.destination == nil ? folders.catalog : folders.base
+      let folder = file.folder(catalog: folders.catalog, base: folders.base)
       guard let facts = FileFacts.current(at: file.path, in: folder) else {
-        let place = file.destination.map { "\($0) folder" } ?? "catalog"
+        let place = file.destination.map { "\($0.rawValue) folder" } ?? "catalog"
         items.append(
           StaleItem(kind: .missing, path: file.path, detail: "deleted from the \(place)"))
         return

@@ -26,12 +26,9 @@ struct ShardPartDestination: BuildDestination {
     let part = part
     writer = CatalogWriter(
       catalog: part.catalog, config: workspace.config,
-      derived: DerivedFile.Destination.allCases.compactMap { destination in
-        DerivedWriter.prefix(of: destination, in: workspace).map { _ in
-          DerivedWriter(
-            destination, base: part.folder, prefix: ShardPart.derivedPrefix(destination))
-        }
-      })
+      derived: DerivedFile.Destination.allCases
+        .filter { DerivedWriter.prefix(of: $0, in: workspace) != nil }
+        .map { DerivedWriter($0, base: part.folder, prefix: ShardPart.derivedPrefix($0)) })
   }
 
   var state: StateFiles { part.state }

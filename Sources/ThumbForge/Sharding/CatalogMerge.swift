@@ -190,15 +190,9 @@ package enum CatalogMerge {
     entry.forEachListedFile { file in
       guard damaged == nil else { return }
       // A destination's files are in the part's own folder of it; nothing leaves the part.
-      let folder = file.destination == nil ? part.location.catalog : part.location.folder
-      let inPlace =
-        file.destination.map {
-          DerivedFile.Destination(rawValue: $0).map {
-            file.path.hasPrefix(ShardPart.derivedPrefix($0))
-          }
-            ?? false
-        } ?? true
-      guard inPlace, ShardPart.staysInside(file.path) else {
+      let folder = file.folder(catalog: part.location.catalog, base: part.location.folder)
+      let inPlace = file.destination.map { file.path.hasPrefix(ShardPart.derivedPrefix($0)) }
+      guard inPlace ?? true, ShardPart.staysInside(file.path) else {
         damaged = ShardError(
           "\(part.name): \(file.path) leaves the part: the part is damaged; run the shard again")
         return
@@ -221,7 +215,7 @@ package enum CatalogMerge {
   ) throws(ShardError) {
     var present = previous == entry
     entry.forEachListedFile { file in
-      let folder = file.destination == nil ? catalog : base
+      let folder = file.folder(catalog: catalog, base: base)
       present = present && FileManager.default.fileExists(atPath: folder.filePath(file.path))
     }
     guard present else {

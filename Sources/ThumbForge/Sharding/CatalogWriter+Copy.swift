@@ -17,17 +17,9 @@ extension CatalogWriter {
         (entry.folder + "/Contents.json", entry.contentsHash)
       ]
     for (path, hash) in files {
-      let source = part.catalog.appendingPathComponent(path)
-      let bytes = try Data(contentsOf: source)
-      guard ContentHash.of(bytes) == hash else {
-        throw ShardError(
-          "\(partName): \(path) does not match the hash in its manifest: the part is damaged; run the shard again"
-        )
-      }
-      let target = catalog.appendingPathComponent(path).path
-      if !AtomicFile.hardLink(source.path, to: target) {
-        try AtomicFile.write(bytes, to: target, durable: false)
-      }
+      try ShardPart.copy(
+        path, in: part.catalog, hash: hash, to: catalog.appendingPathComponent(path).path,
+        partName: partName)
     }
     removeDropped(previous, keeping: Set(entry.outputs.map(\.path)))
     var copied = entry

@@ -18,18 +18,9 @@ extension DerivedWriter {
     // In the part's folder of the destination, as `merge` checked before copying anything.
     let partPrefix = ShardPart.derivedPrefix(destination)
     func place(_ path: String, hash: String) throws -> String {
-      let source = part.folder.appendingPathComponent(path)
-      let bytes = try Data(contentsOf: source)
-      guard ContentHash.of(bytes) == hash else {
-        throw ShardError(
-          "\(partName): \(path) does not match the hash in its manifest: the part is damaged; run the shard again"
-        )
-      }
       let placed = prefix + path.dropFirst(partPrefix.count)
-      let target = base.filePath(placed)
-      if !AtomicFile.hardLink(source.path, to: target) {
-        try AtomicFile.write(bytes, to: target, durable: false)
-      }
+      try ShardPart.copy(
+        path, in: part.folder, hash: hash, to: base.filePath(placed), partName: partName)
       return placed
     }
     var copied = listed

@@ -25,10 +25,11 @@ package enum ErrorWording {
     // (`source: bad seek to 1354`) name no loader nor file, and depend on how far its
     // threads had read (or come from another file failing at the same time: the error
     // buffer is the process's).
-    if let complaint = lines(message).first(where: isDamage) {
+    let lines = message.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+    if let complaint = lines.first(where: isDamage) {
       return "damaged or truncated image\(size): \(complaint)"
     }
-    let line = lines(message).first { !$0.hasPrefix("source:") } ?? firstLine(message)
+    let line = lines.first { !$0.hasPrefix("source:") } ?? lines.first ?? ""
     return line.isEmpty ? "cannot be decoded (libvips gives no reason)\(size)" : line
   }
 
@@ -45,13 +46,5 @@ package enum ErrorWording {
     return ["premature end", "truncated", "unexpected end", "read error", "incomplete"].contains {
       lower.contains($0)
     }
-  }
-
-  private static func lines(_ message: String) -> [String] {
-    message.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-  }
-
-  private static func firstLine(_ message: String) -> String {
-    message.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
   }
 }

@@ -144,9 +144,10 @@ extension PlannedImageSet {
     }
   }
 
-  /// The imageset's files for `destination`, in its outputs' order.
-  package func derivedFiles(_ destination: DerivedFile.Destination) -> [DerivedFile] {
-    outputs.flatMap { $0.derived.filter { $0.destination == destination } }
+  /// The imageset's files for `destination`, in its outputs' order (a view: nothing copied).
+  package func derivedFiles(_ destination: DerivedFile.Destination) -> some Collection<DerivedFile>
+  {
+    outputs.lazy.flatMap { $0.derived.lazy.filter { $0.destination == destination } }
   }
 }
 
